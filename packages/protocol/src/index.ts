@@ -1,0 +1,2 @@
+export * from './api-key.js';
+export { crc32 } from './crc32.js';

@@ -1,0 +1,135 @@
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import { randomUUID } from 'node:crypto';
+import { AccountsService } from './console/auth/accounts.js';
+import { authRoutes } from './console/auth/routes.js';
+import { AuthService } from './console/auth/service.js';
+import { auditRoutes } from './console/audit/routes.js';
+import { AuditService } from './console/audit/service.js';
+import { registerCallerHook } from './console/caller-hook.js';
+import { ErrorDetail, ErrorModel } from './console/common-schemas.js';
+import { workspaceRoutes } from './console/workspaces/routes.js';
+import { WorkspaceService } from './console/workspaces/service.js';
+import type { Config } from './config.js';
+import type { Clock } from './platform/clock.js';
+import { SecretBox } from './platform/crypto.js';
+import type { DatabaseHandle } from './platform/db/database.js';
+import { Problem } from './platform/errors.js';
+import { classifyHost, type Face } from './platform/http/host.js';
+import { logRedact, logSerializers } from './platform/http/logging.js';
+import { installProblemHandler } from './platform/http/problem-handler.js';
+import { validatorCompiler } from './platform/http/validation.js';
+import { MailOutbox } from './platform/mail/outbox.js';
+import { devOutboxTransport, smtpTransport, type MailTransport } from './platform/mail/transport.js';
+import { createMetrics } from './platform/metrics.js';
+import { RateLimits } from './platform/rate-limit.js';
+import { operationalRoutes } from './platform/http/operational-routes.js';
+import { devMailRoutes } from './platform/mail/dev-routes.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    face: Face;
+  }
+}
+
+export interface AppDeps {
+  config: Config;
+  database: DatabaseHandle;
+  clock: Clock;
+  redis: Redis | null;
+  /** Replaces the transport chosen from config (tests pass none and use SMTP_URL). */
+  mailTransport?: MailTransport;
+  /** Separates rate-limit counters of apps sharing one Redis (tests). */
+  rateLimitPrefix?: string;
+  logger?: boolean;
+}
+
+/** The composition root: one typed services object, built once and handed to the routes. */
+export function buildServices(deps: AppDeps, log: (line: string) => void, onError: (error: unknown) => void) {
+  const { config, clock } = deps;
+  const db = deps.database.db;
+  const metrics = createMetrics();
+  const box = new SecretBox(config.secretKey);
+  const rateLimits = new RateLimits(deps.redis, deps.rateLimitPrefix ?? 'gh');
+  const transport =
+    deps.mailTransport ??
+    (config.smtpUrl ? smtpTransport(config.smtpUrl, config.mailFrom) : devOutboxTransport(log, `${config.baseUrl}/dev/mail`));
+  const outbox = new MailOutbox(db, clock, transport, metrics, onError);
+  const audit = new AuditService(db, clock);
+  const accounts = new AccountsService(db, clock);
+  const workspaces = new WorkspaceService(db, clock, outbox, audit, accounts, config.baseUrl);
+  const auth = new AuthService(db, clock, box, rateLimits, outbox, accounts, workspaces, config.baseUrl);
+  return { config, clock, db, database: deps.database, metrics, box, rateLimits, outbox, audit, accounts, workspaces, auth };
+}
+
+export type Services = ReturnType<typeof buildServices>;
+
+export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; services: Services }> {
+  const { config } = deps;
+  const app = Fastify({
+    logger: deps.logger === false ? false : { level: config.logLevel, redact: logRedact, serializers: logSerializers },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    genReqId: () => randomUUID(),
+    forceCloseConnections: 'idle',
+    ajv: { customOptions: { allErrors: true } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  // Console bodies are JSON only: a cross-site HTML form cannot send JSON, which closes that door.
+  app.removeContentTypeParser('text/plain');
+
+  const services = buildServices(deps, (line) => app.log.info(line), (error) => app.log.error({ err: error }, 'background task failed'));
+  const secureCookies = config.baseUrl.startsWith('https:');
+
+  installProblemHandler(app);
+  app.addSchema(ErrorDetail);
+  app.addSchema(ErrorModel);
+  await app.register(cookie);
+  await app.register(helmet, { contentSecurityPolicy: { directives: { defaultSrc: ["'self'"], frameAncestors: ["'none'"] } } });
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Gatehouse console API', version: '1.0.0', description: 'Owner accounts, workspaces and everything an API owner manages.' },
+      servers: [{ url: config.baseUrl }],
+      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'gh_session' }, workspaceKey: { type: 'http', scheme: 'bearer' } } },
+      security: [{ session: [] }, { workspaceKey: [] }],
+    },
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+
+  // Set by the first hook of every request; null only before it runs.
+  app.decorateRequest('face', null as never);
+  app.addHook('onRequest', async (request) => {
+    request.face = classifyHost(request.headers.host, config.consoleHost, config.portalDomain);
+  });
+  app.addHook('onResponse', async (request, reply) => {
+    const labels = { route: request.routeOptions.url ?? 'unmatched', method: request.method, status: String(reply.statusCode) };
+    services.metrics.requests.inc(labels);
+    services.metrics.latency.observe(labels, reply.elapsedTime / 1000);
+  });
+
+  await app.register(operationalRoutes(services));
+
+  // The console face: only on the console host; any other host gets 404 for these paths.
+  await app.register(async (consoleApp) => {
+    consoleApp.addHook('onRequest', async (request) => {
+      if (request.face.kind !== 'console') throw new Problem('not_found');
+    });
+    await consoleApp.register(async (api) => {
+      registerCallerHook(api, { accounts: services.accounts, workspaces: services.workspaces, consoleOrigin: config.baseUrl });
+      await api.register(authRoutes(services.auth, secureCookies));
+      await api.register(workspaceRoutes(services.workspaces, secureCookies));
+      await api.register(auditRoutes(services.audit, services.workspaces));
+      api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+    }, { prefix: '/api' });
+    await consoleApp.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true, uiConfig: { url: '/api/openapi.json' } as never });
+    if (!config.production) await consoleApp.register(devMailRoutes(services));
+  });
+
+  return { app, services };
+}

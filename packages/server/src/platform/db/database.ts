@@ -1,0 +1,48 @@
+import { Kysely, PostgresDialect, type Transaction } from 'kysely';
+import pg from 'pg';
+import type { AuthTables } from '../../console/auth/tables.js';
+import type { WorkspaceTables } from '../../console/workspaces/tables.js';
+import type { AuditTables } from '../../console/audit/tables.js';
+import type { MailTables } from '../mail/tables.js';
+import { PGliteDialect } from './pglite-dialect.js';
+
+/** Every table, each declared by the capability folder that owns it. */
+export interface Database extends AuthTables, WorkspaceTables, AuditTables, MailTables {}
+
+export type Db = Kysely<Database>;
+export type Trx = Transaction<Database>;
+
+// int8 (bigint, money in micro units) as a JS number: values stay within 2^53 - 1 (DESIGN 9).
+pg.types.setTypeParser(20, (value) => Number(value));
+
+export interface DatabaseHandle {
+  db: Db;
+  kind: 'postgres' | 'pglite';
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  /** postgres:// URL; null selects embedded PGlite. */
+  url: string | null;
+  /** PGlite data directory; null keeps it in memory. */
+  pgliteDir?: string | null;
+  /** PostgreSQL schema to work in (tests isolate themselves this way). */
+  schema?: string;
+  poolSize?: number;
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  if (options.url) {
+    const pool = new pg.Pool({
+      connectionString: options.url,
+      max: options.poolSize ?? 10,
+      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    return { db, kind: 'postgres', close: () => db.destroy() };
+  }
+  const { PGlite } = await import('@electric-sql/pglite');
+  const pglite = await PGlite.create(options.pgliteDir ?? undefined);
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
+  return { db, kind: 'pglite', close: () => db.destroy() };
+}

@@ -1,0 +1,70 @@
+// One catalog of console errors: a stable code, an HTTP status and a title (problem+json, RFC 9457).
+export const errorCatalog = {
+  bad_request: { status: 400, title: 'Bad request' },
+  malformed_json: { status: 400, title: 'The body is not valid JSON' },
+  not_signed_in: { status: 401, title: 'Sign-in required' },
+  invalid_credentials: { status: 401, title: 'Wrong e-mail or password' },
+  invalid_code: { status: 401, title: 'Wrong or expired code' },
+  invalid_ticket: { status: 401, title: 'The ticket is unknown, used or expired' },
+  invalid_challenge: { status: 401, title: 'The two-factor challenge is unknown, used or expired' },
+  invalid_two_factor_code: { status: 401, title: 'Wrong authenticator or recovery code' },
+  wrong_password: { status: 403, title: 'The current password is wrong' },
+  csrf: { status: 403, title: 'Cross-site request refused' },
+  forbidden: { status: 403, title: 'Your role does not allow this' },
+  session_required: { status: 403, title: 'This needs a person signed in, not a workspace key' },
+  not_found: { status: 404, title: 'Not found' },
+  invite_not_found: { status: 404, title: 'The invitation is unknown, used, revoked or expired' },
+  email_taken: { status: 409, title: 'An account with this e-mail already exists' },
+  already_member: { status: 409, title: 'That person is already a member' },
+  last_owner: { status: 409, title: 'A workspace keeps at least one owner' },
+  two_factor_already_on: { status: 409, title: 'Two-factor is already on' },
+  two_factor_not_on: { status: 409, title: 'Two-factor is not on' },
+  two_factor_not_set_up: { status: 409, title: 'Start two-factor setup first' },
+  invite_account_mismatch: { status: 409, title: 'Sign in as the invited address to accept' },
+  unsupported_media_type: { status: 415, title: 'Send application/json' },
+  payload_too_large: { status: 413, title: 'The body is too large' },
+  validation: { status: 422, title: 'Validation failed' },
+  rate_limited: { status: 429, title: 'Too many requests' },
+  internal: { status: 500, title: 'Internal error' },
+} as const satisfies Record<string, { status: number; title: string }>;
+
+export type ErrorCode = keyof typeof errorCatalog;
+
+export interface ErrorDetail {
+  location?: string;
+  message?: string;
+  value?: unknown;
+}
+
+/** Thrown at the HTTP edge; the error handler writes it as application/problem+json. */
+export class Problem extends Error {
+  readonly status: number;
+  readonly title: string;
+  constructor(
+    readonly code: ErrorCode,
+    readonly detail?: string,
+    readonly errors?: ErrorDetail[],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail ?? errorCatalog[code].title);
+    this.status = errorCatalog[code].status;
+    this.title = errorCatalog[code].title;
+  }
+}
+
+/** Expected outcomes of a service call are values, not exceptions. */
+export type Result<T> = { ok: true; value: T } | { ok: false; code: ErrorCode; detail?: string; errors?: ErrorDetail[] };
+
+export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+export const fail = <T = never>(code: ErrorCode, detail?: string, errors?: ErrorDetail[]): Result<T> =>
+  ({ ok: false, code, ...(detail ? { detail } : {}), ...(errors ? { errors } : {}) });
+
+/** Turns a service result into its value, or the problem the route answers. */
+export function unwrap<T>(result: Result<T>): T {
+  if (result.ok) return result.value;
+  throw new Problem(result.code, result.detail, result.errors);
+}
+
+export function validationProblem(location: string, message: string, value?: unknown): Problem {
+  return new Problem('validation', message, [{ location, message, value }]);
+}
