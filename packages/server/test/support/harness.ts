@@ -1,0 +1,106 @@
+import { Redis } from 'ioredis';
+import { randomBytes } from 'node:crypto';
+import { createServer, type AddressInfo } from 'node:net';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { buildApp, type Services } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { openDatabase, type DatabaseHandle } from '../../src/platform/db/database.js';
+import { migrate } from '../../src/platform/db/migrate.js';
+import type { FastifyInstance } from 'fastify';
+import { TestClient } from './client.js';
+import { MovableClock } from './clock.js';
+import { TestMailbox } from './mailbox.js';
+
+/** Which database this test run uses: `npm test` runs every file on PGlite, then on PostgreSQL. */
+export const testDatabaseKind: 'pglite' | 'postgres' = process.env.GH_TEST_DB === 'postgres' ? 'postgres' : 'pglite';
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** A fresh database: in-memory PGlite, or a new schema in the test PostgreSQL. */
+async function freshDatabase(): Promise<{ database: DatabaseHandle; drop: () => Promise<void> }> {
+  if (testDatabaseKind === 'pglite') {
+    const database = await openDatabase({ url: null });
+    return { database, drop: async () => {} };
+  }
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('GH_TEST_DB=postgres needs TEST_DATABASE_URL');
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`create schema ${schema}`);
+  await admin.end();
+  const database = await openDatabase({ url, schema, poolSize: 5 });
+  return {
+    database,
+    drop: async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query(`drop schema ${schema} cascade`);
+      await client.end();
+    },
+  };
+}
+
+export interface TestApp {
+  url: string;
+  port: number;
+  app: FastifyInstance;
+  services: Services;
+  clock: MovableClock;
+  mail: TestMailbox;
+  database: DatabaseHandle;
+  /** A new client with its own cookie jar. */
+  client(): TestClient;
+  close(): Promise<void>;
+}
+
+/** Starts the whole app on a random port with real SMTP, a fresh database and a movable clock. */
+export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const mail = new TestMailbox();
+  await mail.start();
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const config = loadConfig({
+    PORT: String(port),
+    BASE_URL: url,
+    SECRET_KEY: randomBytes(32).toString('base64'),
+    SMTP_URL: `smtp://127.0.0.1:${mail.port}`,
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'gh-test-')),
+    LOG_LEVEL: process.env.GH_TEST_LOG ?? 'silent',
+    ...env,
+  });
+  const { database, drop } = await freshDatabase();
+  await migrate(database.db);
+  const redis = process.env.REDIS_URL ? new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 2 }) : null;
+  const clock = new MovableClock();
+  const { app, services } = await buildApp({ config, database, clock, redis, rateLimitPrefix: `test-${randomBytes(6).toString('hex')}` });
+  services.outbox.start();
+  await app.listen({ port, host: '127.0.0.1' });
+  return {
+    url,
+    port,
+    app,
+    services,
+    clock,
+    mail,
+    database,
+    client: () => new TestClient(url + '/api'),
+    async close() {
+      await app.close();
+      await services.outbox.stop();
+      redis?.disconnect();
+      await database.close();
+      await drop();
+      await mail.close();
+    },
+  };
+}

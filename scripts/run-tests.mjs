@@ -1,0 +1,37 @@
+// Runs every test file with node:test through tsx: first on embedded PGlite, then, when
+// TEST_DATABASE_URL is set, again on that PostgreSQL (DESIGN section 10).
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+function testFiles(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) {
+      if (name !== 'node_modules' && name !== 'support') out.push(...testFiles(path));
+    } else if (name.endsWith('.test.ts')) out.push(path);
+  }
+  return out;
+}
+
+const filter = process.argv[2];
+const files = readdirSync('packages')
+  .map((pkg) => join('packages', pkg, 'test'))
+  .filter((dir) => { try { return statSync(dir).isDirectory(); } catch { return false; } })
+  .flatMap(testFiles)
+  .filter((file) => !filter || file.includes(filter))
+  .sort();
+
+const databases = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
+let failed = false;
+for (const db of databases) {
+  console.log(`\n=== ${files.length} test files on ${db} ===`);
+  const result = spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=120000', ...files],
+    { stdio: 'inherit', env: { ...process.env, GH_TEST_DB: db } },
+  );
+  if (result.status !== 0) failed = true;
+}
+process.exit(failed ? 1 : 0);
