@@ -29,6 +29,21 @@ import { devOutboxTransport, smtpTransport, type MailTransport } from './platfor
 import { createMetrics } from './platform/metrics.js';
 import { RateLimits } from './platform/rate-limit.js';
 import { operationalRoutes } from './platform/http/operational-routes.js';
+import compress from '@fastify/compress';
+import { PlatformPlans } from './console/apis/platform-plans.js';
+import { apiRoutes } from './console/apis/routes.js';
+import { ApiService } from './console/apis/service.js';
+import { customerRoutes } from './console/customers/routes.js';
+import { CustomerService } from './console/customers/service.js';
+import { ledgerRoutes } from './console/ledger/routes.js';
+import { LedgerService } from './console/ledger/service.js';
+import { planRoutes } from './console/plans/routes.js';
+import { PlanService } from './console/plans/service.js';
+import { statsRoutes } from './console/stats/routes.js';
+import { StatsService } from './console/stats/service.js';
+import { sdkSyncRoutes } from './sdk-sync/routes.js';
+import { SnapshotService } from './sdk-sync/snapshot.js';
+import { UsageService } from './sdk-sync/usage.js';
 import { devMailRoutes } from './platform/mail/dev-routes.js';
 
 declare module 'fastify' {
@@ -64,7 +79,27 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   const accounts = new AccountsService(db, clock);
   const workspaces = new WorkspaceService(db, clock, outbox, audit, accounts, config.baseUrl);
   const auth = new AuthService(db, clock, box, rateLimits, outbox, accounts, workspaces, config.baseUrl);
-  return { config, clock, db, database: deps.database, metrics, box, rateLimits, outbox, audit, accounts, workspaces, auth };
+  const platformPlans = new PlatformPlans(config.platformPlansFile ?? undefined);
+  // The closures below are called only after every service exists.
+  const apis: ApiService = new ApiService(
+    db, clock, box, audit, workspaces, platformPlans,
+    { baseUrl: config.baseUrl, portalDomain: config.portalDomain },
+    async (apiIds) => {
+      const [customerCounts, requests] = await Promise.all([customers.countsByApi(apiIds), stats.monthRequestsByApi(apiIds)]);
+      return new Map(apiIds.map((id) => [id, { customers: customerCounts.get(id) ?? 0, monthRequests: requests.get(id) ?? 0 }]));
+    },
+    (trx, apiId) => customers.refreshPolicies(trx, apiId),
+  );
+  const ledger = new LedgerService(db, clock, audit, apis);
+  const customers: CustomerService = new CustomerService(db, clock, audit, apis, ledger, outbox);
+  const plans = new PlanService(db, clock, audit, apis, (trx, apiId, ids) => customers.refreshPolicies(trx, apiId, ids));
+  const stats: StatsService = new StatsService(db, clock, apis, customers, ledger);
+  const snapshots = new SnapshotService(db, clock, apis);
+  const usage = new UsageService(db, clock, apis, ledger);
+  return {
+    config, clock, db, database: deps.database, metrics, box, rateLimits, outbox, audit, accounts, workspaces, auth,
+    platformPlans, apis, ledger, customers, plans, stats, snapshots, usage,
+  };
 }
 
 export type Services = ReturnType<typeof buildServices>;
@@ -96,7 +131,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       openapi: '3.1.0',
       info: { title: 'Gatehouse console API', version: '1.0.0', description: 'Owner accounts, workspaces and everything an API owner manages.' },
       servers: [{ url: config.baseUrl }],
-      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'gh_session' }, workspaceKey: { type: 'http', scheme: 'bearer' } } },
+      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'gh_session' }, workspaceKey: { type: 'http', scheme: 'bearer' }, sdkSecret: { type: 'http', scheme: 'bearer', description: 'the API\'s SDK secret (mas_…)' } } },
       security: [{ session: [] }, { workspaceKey: [] }],
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
@@ -125,8 +160,17 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       await api.register(authRoutes(services.auth, secureCookies));
       await api.register(workspaceRoutes(services.workspaces, secureCookies));
       await api.register(auditRoutes(services.audit, services.workspaces));
+      await api.register(apiRoutes(services.apis));
+      await api.register(customerRoutes(services.customers));
+      await api.register(ledgerRoutes(services.ledger));
+      await api.register(planRoutes(services.plans));
+      await api.register(statsRoutes(services.stats));
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     }, { prefix: '/api' });
+    await consoleApp.register(async (sdk) => {
+      await sdk.register(compress, { global: true, threshold: 1024, encodings: ['gzip', 'deflate'] });
+      await sdk.register(sdkSyncRoutes({ apis: services.apis, snapshots: services.snapshots, usage: services.usage }));
+    });
     await consoleApp.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true, uiConfig: { url: '/api/openapi.json' } as never });
     if (!config.production) await consoleApp.register(devMailRoutes(services));
   });

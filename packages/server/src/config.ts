@@ -21,6 +21,8 @@ export interface Config {
   trustProxy: boolean;
   production: boolean;
   logLevel: string;
+  /** Replaces the platform plan catalogue (platform-plans.json). */
+  platformPlansFile: string | null;
 }
 
 export class ConfigError extends Error {
@@ -102,6 +104,7 @@ export function loadConfig(env: Env = process.env): Config {
     secretKey: secretKey(env, production, dataDir),
     trustProxy,
     production,
-    logLevel: env.LOG_LEVEL || (production ? 'info' : 'info'),
+    logLevel: env.LOG_LEVEL || 'info',
+    platformPlansFile: env.PLATFORM_PLANS_FILE || null,
   };
 }

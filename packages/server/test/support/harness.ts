@@ -60,6 +60,8 @@ export interface TestApp {
   database: DatabaseHandle;
   /** A new client with its own cookie jar. */
   client(): TestClient;
+  /** A client for the SDK sync API at /sdk/v1 (set `bearer` to the SDK secret). */
+  sdkClient(): TestClient;
   close(): Promise<void>;
 }
 
@@ -94,6 +96,10 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
     mail,
     database,
     client: () => new TestClient(url + '/api'),
+    sdkClient: () => {
+      const sdk = new TestClient(url);
+      return sdk;
+    },
     async close() {
       await app.close();
       await services.outbox.stop();

@@ -1,6 +1,7 @@
 import type { Clock } from '../../platform/clock.js';
 import type { Db, Trx } from '../../platform/db/database.js';
 import { newId } from '../../platform/ids.js';
+import { decodeCursor, encodeCursor } from '../../platform/cursor.js';
 import { insertAuditEvent, listAuditEvents } from './queries.js';
 
 /** Who did something: a person, a workspace key or the service itself. */
@@ -43,16 +44,6 @@ function toAuditOut(row: Awaited<ReturnType<typeof listAuditEvents>>[number]) {
     ...(row.api_id ? { api_id: row.api_id, api_name: row.api_name ?? '' } : {}),
     ...(row.customer_id ? { customer_id: row.customer_id, customer_name: row.customer_name ?? '' } : {}),
   };
-}
-
-function encodeCursor(at: Date, id: string): string {
-  return Buffer.from(`${at.toISOString()}|${id}`).toString('base64url');
-}
-
-function decodeCursor(cursor: string): { at: Date; id: string } | null {
-  const [at, id] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  const date = new Date(at ?? '');
-  return id && !Number.isNaN(date.getTime()) ? { at: date, id } : null;
 }
 
 export class AuditService {

@@ -20,6 +20,21 @@ export async function updateUser(trx: Executor, id: string, changes: Updateable<
   return trx.updateTable('users').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
 }
 
+/**
+ * Records an authenticator time step as spent, only if it is newer than the last one spent.
+ * The condition sits in the update itself: two requests racing with one code each read the old
+ * step, and only the first to write may win (RFC 6238 section 5.2: a code is accepted once).
+ */
+export function claimTotpStep(trx: Trx, userId: string, step: number) {
+  return trx
+    .updateTable('users')
+    .set({ totp_last_step: step })
+    .where('id', '=', userId)
+    .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+    .returning('id')
+    .executeTakeFirst();
+}
+
 export async function insertEmailCode(trx: Trx, row: Insertable<EmailCodesTable>) {
   await trx.insertInto('email_codes').values(row).execute();
 }

@@ -26,6 +26,12 @@ export type LoginOutcome =
   | { twoFactorRequired: true; challenge: string }
   | ({ twoFactorRequired: false } & StartedSession);
 
+/** PostgreSQL's unique_violation (SQLSTATE 23505) on the named constraint. */
+function isUniqueViolation(error: unknown, constraint: string): boolean {
+  const details = error as { code?: unknown; constraint?: unknown } | null;
+  return details?.code === '23505' && details.constraint === constraint;
+}
+
 /** A failed rate-limit check, carried to the route so it can answer 429 with Retry-After. */
 export class RateLimited {
   constructor(readonly retryAfterS: number) {}
@@ -112,6 +118,17 @@ export class AuthService {
 
   /** Step 3 of sign-up: the ticket, a name and a password make the account, its workspace and a session. */
   async completeSignup(input: { ticket: string; name: string; password: string; workspace?: string }, client: ClientInfo): Promise<Result<StartedSession>> {
+    try {
+      return await this.#completeSignup(input, client);
+    } catch (error) {
+      // Two tickets for one address completed at once: both saw the address free and the unique
+      // index refused the second insert. Same outcome as finding it taken, not a 500.
+      if (isUniqueViolation(error, 'users_email_key')) return fail('email_taken');
+      throw error;
+    }
+  }
+
+  #completeSignup(input: { ticket: string; name: string; password: string; workspace?: string }, client: ClientInfo): Promise<Result<StartedSession>> {
     return this.db.transaction().execute(async (trx) => {
       const ticket = await q.useTicket(trx, 'signup', sha256Hex(input.ticket), this.clock.now());
       if (!ticket) return fail('invalid_ticket');
@@ -279,8 +296,8 @@ export class AuthService {
       const user = await q.findUserById(trx, session.id);
       if (!user?.totp_secret_sealed) return fail('two_factor_not_on');
       const step = verifyTotp(this.box.open(user.totp_secret_sealed), code.trim(), this.clock, user.totp_last_step);
-      if (step === null) return fail('invalid_two_factor_code');
-      await q.updateUser(trx, user.id, { totp_last_step: step });
+      // Claimed conditionally, so one code cannot be spent twice by racing requests (RFC 6238 5.2).
+      if (step === null || !(await q.claimTotpStep(trx, user.id, step))) return fail('invalid_two_factor_code');
       const codes = await issueRecoveryCodes(trx, user.id);
       await this.workspaces.auditAcrossWorkspaces(trx, this.#actor(session, ip), user.id, { action: 'user.recovery_codes_regenerate', summary: `${user.email} made new recovery codes` });
       return ok(codes);

@@ -70,8 +70,9 @@ export async function spendSecondFactor(
   if (!user.totp_secret_sealed) return false;
   const step = verifyTotp(box.open(user.totp_secret_sealed), code.trim(), clock, user.totp_last_step);
   if (step !== null) {
-    await q.updateUser(trx, user.id, { totp_last_step: step });
-    return true;
+    // A conditional claim, not a plain update: with a plain update two concurrent sign-ins with
+    // the same code both passed the check above and both succeeded (a replay).
+    return (await q.claimTotpStep(trx, user.id, step)) !== undefined;
   }
   const normalized = normalizeRecoveryCode(code);
   if (normalized.length !== 10 || !/^[a-z0-9]+$/.test(normalized)) return false;

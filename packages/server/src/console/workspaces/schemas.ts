@@ -1,8 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { Body, Email, InvitableRoleName, RoleName, Timestamp, UserOut } from '../common-schemas.js';
 
-// Spec 2.4.
-export const NameInBody = Body({ name: Type.String({ minLength: 1, maxLength: 100 }) });
+// Spec 2.4. Names are stored trimmed, so a name must hold a non-space character: without the
+// pattern, "   " passed minLength 1 and was stored as an empty name, below the 1-character bound.
+const NotBlank = '\\S';
+export const NameInBody = Body({ name: Type.String({ minLength: 1, maxLength: 100, pattern: NotBlank }) });
 export const WorkspaceParams = Type.Object({ ws: Type.String({ maxLength: 64 }) });
 export const InviteInBody = Body({ email: Email, role: InvitableRoleName });
 export const InviteOut = Type.Object({ id: Type.String(), email: Type.String(), role: Type.String(), created_at: Timestamp, expires_at: Timestamp });
@@ -19,7 +21,7 @@ export const MembersBody = Type.Object({
   invites: Type.Union([Type.Array(InviteOut), Type.Null()]),
 });
 export const RoleInBody = Body({ role: RoleName });
-export const KeyInBody = Body({ name: Type.String({ minLength: 1, maxLength: 80 }), role: Type.Optional(InvitableRoleName) });
+export const KeyInBody = Body({ name: Type.String({ minLength: 1, maxLength: 80, pattern: NotBlank }), role: Type.Optional(InvitableRoleName) });
 export const KeyOut = Type.Object({
   id: Type.String(),
   name: Type.String(),

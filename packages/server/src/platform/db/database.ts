@@ -4,16 +4,24 @@ import type { AuthTables } from '../../console/auth/tables.js';
 import type { WorkspaceTables } from '../../console/workspaces/tables.js';
 import type { AuditTables } from '../../console/audit/tables.js';
 import type { MailTables } from '../mail/tables.js';
+import type { ApiTables } from '../../console/apis/tables.js';
+import type { PlanTables } from '../../console/plans/tables.js';
+import type { CustomerTables } from '../../console/customers/tables.js';
+import type { LedgerTables } from '../../console/ledger/tables.js';
+import type { UsageTables } from '../../sdk-sync/tables.js';
 import { PGliteDialect } from './pglite-dialect.js';
 
 /** Every table, each declared by the capability folder that owns it. */
-export interface Database extends AuthTables, WorkspaceTables, AuditTables, MailTables {}
+export interface Database
+  extends AuthTables, WorkspaceTables, AuditTables, MailTables, ApiTables, PlanTables, CustomerTables, LedgerTables, UsageTables {}
 
 export type Db = Kysely<Database>;
 export type Trx = Transaction<Database>;
 
 // int8 (bigint, money in micro units) as a JS number: values stay within 2^53 - 1 (DESIGN 9).
 pg.types.setTypeParser(20, (value) => Number(value));
+// date stays 'YYYY-MM-DD': a JS Date would shift it by the machine's time zone.
+pg.types.setTypeParser(1082, (value) => value);
 
 export interface DatabaseHandle {
   db: Db;
@@ -42,7 +50,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
   const { PGlite } = await import('@electric-sql/pglite');
-  const pglite = await PGlite.create(options.pgliteDir ?? undefined);
+  const pglite = await PGlite.create(options.pgliteDir ?? undefined, { parsers: { 1082: (value: string) => value } });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   return { db, kind: 'pglite', close: () => db.destroy() };
 }

@@ -1,0 +1,86 @@
+// SDK sync wire shapes (shared/spec/sdk-wire-protocol.md, with the spec's SnapshotBody on top).
+
+export interface WireEffective {
+  /** Requests per second; 0 = no limit. */
+  rps: number;
+  price_per_request_micro: number;
+  /** null: no monthly quota; 0 blocks every request. */
+  monthly_quota: number | null;
+  billing_model: 'payg' | 'subscription' | 'none';
+  source: 'custom' | 'plan' | 'payg';
+}
+
+export interface WireCustomer {
+  id: string;
+  /** `pending` only in the full shape (`?shape=full`); existing SDKs accept active and suspended. */
+  status: 'active' | 'suspended' | 'pending';
+  credit_balance_micro: number;
+  balance_seq: number;
+  month_requests: number;
+  usage_policy_id: string | null;
+  policy_valid_until: string | null;
+  effective: WireEffective;
+}
+
+export interface WireKey {
+  id: string;
+  customer_id: string;
+  key_hash: string;
+}
+
+export interface WireAllowance {
+  limit: number;
+  used: number;
+  remaining: number;
+  period_start: string;
+  period_end: string;
+  hard_cap: boolean;
+}
+
+export interface SnapshotBody {
+  generated_at: string;
+  tenant_id: string;
+  tenant_name: string;
+  /** `active`, or `suspended` when the API is suspended (then every customer reads suspended). */
+  tenant_status: 'active' | 'suspended';
+  billable_status_codes: number[];
+  platform_monthly_limit: number;
+  platform_monthly_used: number;
+  platform_monthly_remaining: number;
+  platform_period_end: string;
+  platform_hard_cap: boolean;
+  platform_monthly_allowance: WireAllowance;
+  customers: WireCustomer[];
+  keys: WireKey[];
+}
+
+export type VerifyBody =
+  | { valid: false }
+  | { valid: true; key_id: string; customer: WireCustomer; billable_status_codes: number[] };
+
+export interface UsageItem {
+  idempotency_key: string;
+  api_key_id: string;
+  usage_policy_id?: string;
+  status_code: number;
+  count: number;
+  /** The UTC hour the request was admitted in: YYYY-MM-DDTHH:00:00Z. */
+  period_start: string;
+}
+
+export type UsageItemStatus = 'accepted' | 'duplicate' | 'rejected';
+
+export interface UsageResult {
+  idempotency_key: string;
+  status: UsageItemStatus;
+  detail?: string;
+}
+
+export interface UsageAnswer {
+  results: UsageResult[];
+}
+
+/** Largest count a single usage item may carry (wire protocol section 4). */
+export const MAX_USAGE_COUNT = 10_000_000;
+/** Largest integer the wire carries exactly. */
+export const MAX_WIRE_INT = 9_007_199_254_740_991;

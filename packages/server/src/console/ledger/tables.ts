@@ -1,0 +1,20 @@
+export type LedgerKind = 'welcome' | 'credit' | 'usage' | 'topup' | 'plan_credit' | 'auto_recharge';
+
+export interface LedgerEntriesTable {
+  id: string;
+  api_id: string;
+  customer_id: string;
+  kind: LedgerKind;
+  amount_micro: number;
+  requests: number;
+  usage_day: string | null;
+  note: string;
+  actor: string;
+  ref: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface LedgerTables {
+  ledger_entries: LedgerEntriesTable;
+}

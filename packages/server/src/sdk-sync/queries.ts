@@ -1,0 +1,187 @@
+import { sql } from 'kysely';
+import type { Db, Trx } from '../platform/db/database.js';
+
+type Executor = Db | Trx;
+
+/** Every customer of an API with its current policy and this month's requests, for a snapshot. */
+export function snapshotCustomers(trx: Trx, apiId: string, month: string) {
+  return trx
+    .selectFrom('customers as c')
+    .leftJoin('usage_policies as u', 'u.id', 'c.usage_policy_id')
+    .leftJoin('customer_usage_months as m', (join) => join.onRef('m.customer_id', '=', 'c.id').on('m.month', '=', month))
+    .select([
+      'c.id',
+      'c.status',
+      'c.balance_micro',
+      'c.balance_seq',
+      sql<number>`coalesce(m.requests, 0)`.as('month_requests'),
+      'u.id as policy_id',
+      'u.rps',
+      'u.price_per_request_micro',
+      'u.monthly_quota',
+      'u.billing_model',
+      'u.source',
+    ])
+    .where('c.api_id', '=', apiId)
+    .orderBy('c.id')
+    .execute();
+}
+
+export function snapshotKeys(trx: Trx, apiId: string) {
+  return trx
+    .selectFrom('customer_keys')
+    .select(['id', 'customer_id', 'key_hash'])
+    .where('api_id', '=', apiId)
+    .where('revoked_at', 'is', null)
+    .orderBy('id')
+    .execute();
+}
+
+/** One active key by hash, with its customer as a snapshot would show it. */
+export function keyWithCustomer(db: Db, apiId: string, keyHash: string, month: string) {
+  return db
+    .selectFrom('customer_keys as k')
+    .innerJoin('customers as c', 'c.id', 'k.customer_id')
+    .leftJoin('usage_policies as u', 'u.id', 'c.usage_policy_id')
+    .leftJoin('customer_usage_months as m', (join) => join.onRef('m.customer_id', '=', 'c.id').on('m.month', '=', month))
+    .select([
+      'k.id as key_id',
+      'c.id',
+      'c.status',
+      'c.balance_micro',
+      'c.balance_seq',
+      sql<number>`coalesce(m.requests, 0)`.as('month_requests'),
+      'u.id as policy_id',
+      'u.rps',
+      'u.price_per_request_micro',
+      'u.monthly_quota',
+      'u.billing_model',
+      'u.source',
+    ])
+    .where('k.api_id', '=', apiId)
+    .where('k.key_hash', '=', keyHash)
+    .where('k.revoked_at', 'is', null)
+    .executeTakeFirst();
+}
+
+export async function apiRequestsBetween(db: Executor, apiId: string, fromDay: string, toDayExclusive: string): Promise<number> {
+  const row = await db
+    .selectFrom('api_usage_days')
+    .select(sql<number>`coalesce(sum(requests), 0)`.as('n'))
+    .where('api_id', '=', apiId)
+    .where('day', '>=', fromDay)
+    .where('day', '<', toDayExclusive)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Keys named by a usage report (revoked ones too: usage that happened before revocation is billed). */
+export function keysByIds(trx: Trx, apiId: string, ids: string[]) {
+  return trx
+    .selectFrom('customer_keys as k')
+    .innerJoin('customers as c', 'c.id', 'k.customer_id')
+    .select(['k.id', 'k.customer_id', 'c.is_test', 'c.usage_policy_id'])
+    .where('k.api_id', '=', apiId)
+    .where('k.id', 'in', ids)
+    .execute();
+}
+
+export function policiesByIds(trx: Trx, apiId: string, ids: string[]) {
+  return trx
+    .selectFrom('usage_policies')
+    .select(['id', 'customer_id', 'price_per_request_micro', 'billable_status_codes'])
+    .where('api_id', '=', apiId)
+    .where('id', 'in', ids)
+    .execute();
+}
+
+export interface ReceiptRow {
+  idempotency_key: string;
+  api_key_id: string;
+  usage_policy_id: string | null;
+  status_code: number;
+  count: number;
+  period_start: Date;
+}
+
+/** Inserts receipts; returns the keys that were new. A key seen before is left as it was. */
+export async function insertReceipts(trx: Trx, apiId: string, rows: ReceiptRow[], at: Date): Promise<Set<string>> {
+  const inserted = new Set<string>();
+  for (let i = 0; i < rows.length; i += 1000) {
+    const chunk = rows.slice(i, i + 1000);
+    const result = await trx
+      .insertInto('usage_receipts')
+      .values(chunk.map((r) => ({ ...r, api_id: apiId, received_at: at })))
+      .onConflict((oc) => oc.columns(['api_id', 'idempotency_key']).doNothing())
+      .returning('idempotency_key')
+      .execute();
+    for (const row of result) inserted.add(row.idempotency_key);
+  }
+  return inserted;
+}
+
+export function receiptsByKeys(trx: Trx, apiId: string, keys: string[]) {
+  return trx
+    .selectFrom('usage_receipts')
+    .select(['idempotency_key', 'api_key_id', 'usage_policy_id', 'status_code', 'count', 'period_start'])
+    .where('api_id', '=', apiId)
+    .where('idempotency_key', 'in', keys)
+    .execute();
+}
+
+export interface MonthCount {
+  customerId: string;
+  month: string;
+  requests: number;
+  billable: number;
+  charged: number;
+}
+
+export async function addCustomerMonths(trx: Trx, apiId: string, rows: MonthCount[]) {
+  if (!rows.length) return;
+  const values = sql.join(rows.map((r) => sql`(${r.customerId}, ${apiId}, ${r.month}::date, ${r.requests}::bigint, ${r.billable}::bigint, ${r.charged}::bigint)`));
+  await sql`insert into customer_usage_months (customer_id, api_id, month, requests, billable, charged_micro) values ${values}
+    on conflict (customer_id, month) do update set
+      requests = customer_usage_months.requests + excluded.requests,
+      billable = customer_usage_months.billable + excluded.billable,
+      charged_micro = customer_usage_months.charged_micro + excluded.charged_micro`.execute(trx);
+}
+
+export interface DayCount {
+  day: string;
+  requests: number;
+  billable: number;
+  errors: number;
+  charged: number;
+  testRequests: number;
+}
+
+export async function addApiDays(trx: Trx, apiId: string, rows: DayCount[]) {
+  if (!rows.length) return;
+  const values = sql.join(
+    rows.map((r) => sql`(${apiId}, ${r.day}::date, ${r.requests}::bigint, ${r.billable}::bigint, ${r.errors}::bigint, ${r.charged}::bigint, ${r.testRequests}::bigint)`),
+  );
+  await sql`insert into api_usage_days (api_id, day, requests, billable, errors, charged_micro, test_requests) values ${values}
+    on conflict (api_id, day) do update set
+      requests = api_usage_days.requests + excluded.requests,
+      billable = api_usage_days.billable + excluded.billable,
+      errors = api_usage_days.errors + excluded.errors,
+      charged_micro = api_usage_days.charged_micro + excluded.charged_micro,
+      test_requests = api_usage_days.test_requests + excluded.test_requests`.execute(trx);
+}
+
+export async function touchKeys(trx: Trx, apiId: string, keyIds: string[], at: Date) {
+  if (!keyIds.length) return;
+  await trx
+    .updateTable('customer_keys')
+    .set({ last_used_at: sql`greatest(last_used_at, ${at}::timestamptz)` })
+    .where('api_id', '=', apiId)
+    .where('id', 'in', keyIds)
+    .execute();
+}
+
+/** Receipts older than the retention window (wire protocol: keep at least 46 days). */
+export async function deleteReceiptsBefore(db: Db, before: Date): Promise<number> {
+  const result = await db.deleteFrom('usage_receipts').where('received_at', '<', before).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,0 +1,77 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiRow, ApiService } from '../console/apis/service.js';
+import type { SnapshotService } from './snapshot.js';
+import type { UsageService } from './usage.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The API whose SDK secret authenticated this SDK request. */
+    sdkApi: ApiRow | null;
+  }
+}
+
+// SDK errors are plain JSON objects: clients parse every body as JSON (wire protocol section 1).
+function denied(reply: FastifyReply) {
+  return reply.status(401).header('www-authenticate', 'Bearer realm="gatehouse-sdk"').send({ error: 'invalid_secret', detail: 'unknown or expired SDK secret' });
+}
+
+export function sdkSyncRoutes(deps: { apis: ApiService; snapshots: SnapshotService; usage: UsageService }): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.decorateRequest('sdkApi', null);
+    // 401 only for a secret that is truly unknown or past its grace: SDKs treat 401 as final and
+    // answer 503 to all traffic until a snapshot succeeds, so nothing transient may answer 401.
+    app.addHook('onRequest', async (request: FastifyRequest, reply) => {
+      const match = /^Bearer (\S{1,200})$/.exec(request.headers.authorization ?? '');
+      const api = match ? await deps.apis.findBySdkSecret(match[1]!) : undefined;
+      if (!api) return denied(reply);
+      request.sdkApi = api;
+    });
+    const full = (request: FastifyRequest) => (request.query as { shape?: string }).shape === 'full';
+    const tags = ['sdk'];
+
+    app.get('/sdk/v1/snapshot', {
+      schema: {
+        tags,
+        summary: 'Customers, key hashes, balances and policy for an SDK',
+        description: 'Stamped with a strictly rising generated_at. `shape=full` adds the pending status the spec knows. Answers 304 to a matching If-None-Match.',
+        querystring: Type.Object({ shape: Type.Optional(Type.Union([Type.Literal('full'), Type.Literal('wire')])) }),
+        security: [{ sdkSecret: [] }],
+      },
+    }, async (request, reply) => {
+      const api = request.sdkApi!;
+      const built = await deps.snapshots.build(api, full(request));
+      await deps.apis.recordSdkVisit(api, String(request.headers['user-agent'] ?? ''));
+      reply.header('etag', built.etag).header('cache-control', 'no-store');
+      if (request.headers['if-none-match'] === built.etag) return reply.status(304).send();
+      return reply.type('application/json').send(built.json);
+    });
+
+    app.get('/sdk/v1/keys/verify', {
+      schema: {
+        tags,
+        summary: 'Look up a key hash missing from the snapshot',
+        description: 'An unknown, revoked or malformed hash answers 200 {"valid": false}.',
+        querystring: Type.Object({ key_hash: Type.String({ maxLength: 200 }), shape: Type.Optional(Type.String({ maxLength: 10 })) }),
+        security: [{ sdkSecret: [] }],
+      },
+    }, async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return deps.snapshots.verify(request.sdkApi!, request.query.key_hash, full(request));
+    });
+
+    app.post('/sdk/v1/usage', {
+      bodyLimit: 16 * 1024 * 1024,
+      schema: {
+        tags,
+        summary: 'Report usage items; each is applied exactly once',
+        description: 'Answers one result per item: accepted, duplicate (sent before with the same payload) or rejected with a detail.',
+        // Items are checked one by one in the service: a bad item is rejected alone, because a
+        // 4xx for the whole report would make SDKs split it and dead-letter good items.
+        body: Type.Object({ items: Type.Array(Type.Unknown(), { maxItems: 10000 }) }),
+        security: [{ sdkSecret: [] }],
+      },
+    }, async (request) => ({ results: await deps.usage.ingest(request.sdkApi!.id, request.body.items) }));
+  };
+}

@@ -1,0 +1,91 @@
+import type { SnapshotBody, VerifyBody } from '@gatehouse/protocol';
+import { createHash } from 'node:crypto';
+import type { Clock } from '../platform/clock.js';
+import { addMs, DAY } from '../platform/clock.js';
+import type { Db } from '../platform/db/database.js';
+import { isoDay, monthStart, nextMonthStart } from '../platform/period.js';
+import type { ApiRow, ApiService } from '../console/apis/service.js';
+import * as q from './queries.js';
+import { toWireCustomer } from './wire-customer.js';
+
+/** How long a snapshot's policies stay authoritative; SDKs refresh before admitting past it. */
+export const POLICY_VALIDITY_MS = DAY;
+
+export interface BuiltSnapshot {
+  /** The JSON text, ready to send. */
+  json: string;
+  /** Strong ETag over everything but generated_at, so an unchanged snapshot answers 304. */
+  etag: string;
+  customers: number;
+  keys: number;
+}
+
+/** Builds SDK snapshots and answers key lookups (wire protocol sections 2 and 3). */
+export class SnapshotService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly apis: ApiService,
+  ) {}
+
+  async #platform(api: ApiRow, now: Date) {
+    const plan = this.apis.platformPlans.get(api.platform_plan);
+    const start = monthStart(now);
+    const end = nextMonthStart(now);
+    const used = await q.apiRequestsBetween(this.db, api.id, isoDay(start), isoDay(end));
+    // The period is the calendar month in UTC: platform_period_end stays fixed for all of it.
+    return { limit: plan.monthly_requests, used, remaining: Math.max(0, plan.monthly_requests - used), start, end, hardCap: plan.hard_cap };
+  }
+
+  async build(api: ApiRow, full: boolean): Promise<BuiltSnapshot> {
+    // Stamp first, then read: the data is at least as new as generated_at, which rises strictly.
+    const generatedAt = await this.apis.stampSnapshot(api.id);
+    const month = isoDay(monthStart(generatedAt));
+    const { customers, keys } = await this.db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(async (trx) => ({ customers: await q.snapshotCustomers(trx, api.id, month), keys: await q.snapshotKeys(trx, api.id) }));
+    const platform = await this.#platform(api, generatedAt);
+    const wireOptions = { full, apiSuspended: api.status === 'suspended', policyValidUntil: addMs(generatedAt, POLICY_VALIDITY_MS).toISOString() };
+    const customerIds = new Set(customers.map((c) => c.id));
+    const body: Omit<SnapshotBody, 'generated_at'> = {
+      tenant_id: api.id,
+      tenant_name: api.name,
+      tenant_status: api.status,
+      billable_status_codes: [...new Set(api.billable_status_codes)].sort((a, b) => a - b),
+      platform_monthly_limit: platform.limit,
+      platform_monthly_used: platform.used,
+      platform_monthly_remaining: platform.remaining,
+      platform_period_end: platform.end.toISOString(),
+      platform_hard_cap: platform.hardCap,
+      platform_monthly_allowance: {
+        limit: platform.limit,
+        used: platform.used,
+        remaining: platform.remaining,
+        period_start: platform.start.toISOString(),
+        period_end: platform.end.toISOString(),
+        hard_cap: platform.hardCap,
+      },
+      customers: customers.map((c) => toWireCustomer(c, wireOptions)),
+      // Every key names a customer in this snapshot, or SDKs refuse the whole snapshot.
+      keys: keys.filter((k) => customerIds.has(k.customer_id)),
+    };
+    const content = JSON.stringify(body);
+    const etag = `"${createHash('sha256').update(content).digest('base64url').slice(0, 32)}"`;
+    return { json: `{"generated_at":${JSON.stringify(generatedAt.toISOString())},${content.slice(1)}`, etag, customers: customers.length, keys: body.keys.length };
+  }
+
+  /** A key not in the SDK's snapshot; unknown, revoked or malformed hashes are simply not valid. */
+  async verify(api: ApiRow, keyHash: string, full: boolean): Promise<VerifyBody> {
+    if (!/^[0-9a-f]{64}$/.test(keyHash)) return { valid: false };
+    const now = this.clock.now();
+    const row = await q.keyWithCustomer(this.db, api.id, keyHash, isoDay(monthStart(now)));
+    if (!row) return { valid: false };
+    return {
+      valid: true,
+      key_id: row.key_id,
+      customer: toWireCustomer(row, { full, apiSuspended: api.status === 'suspended', policyValidUntil: addMs(now, POLICY_VALIDITY_MS).toISOString() }),
+      billable_status_codes: [...new Set(api.billable_status_codes)].sort((a, b) => a - b),
+    };
+  }
+}

@@ -1,0 +1,160 @@
+import { MAX_WIRE_INT, type UsageResult } from '@gatehouse/protocol';
+import type { Clock } from '../platform/clock.js';
+import type { Db, Trx } from '../platform/db/database.js';
+import { newId } from '../platform/ids.js';
+import { isoDay, monthStart } from '../platform/period.js';
+import type { ApiService } from '../console/apis/service.js';
+import type { LedgerService } from '../console/ledger/service.js';
+import type { UsagePosting } from '../console/ledger/queries.js';
+import * as q from './queries.js';
+import { parseUsageItem, samePayload, type ValidItem } from './usage-items.js';
+
+interface Priced {
+  item: ValidItem;
+  customerId: string;
+  isTest: boolean;
+  billable: boolean;
+  charge: bigint;
+}
+
+function addTo<K, V>(map: Map<K, V>, key: K, make: () => V, update: (v: V) => void) {
+  let value = map.get(key);
+  if (!value) map.set(key, (value = make()));
+  update(value);
+}
+
+/**
+ * Usage ingestion (wire protocol section 4): each item is applied exactly once, priced at the
+ * usage policy it names, and the whole report is one transaction committed before the answer.
+ */
+export class UsageService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly apis: ApiService,
+    private readonly ledger: LedgerService,
+  ) {}
+
+  async ingest(apiId: string, rawItems: unknown[]): Promise<UsageResult[]> {
+    const now = this.clock.now();
+    const results: UsageResult[] = new Array(rawItems.length);
+    const valid: { index: number; item: ValidItem }[] = [];
+    rawItems.forEach((raw, index) => {
+      const parsed = parseUsageItem(raw, now);
+      if (parsed.ok) valid.push({ index, item: parsed.item });
+      else results[index] = parsed.result;
+    });
+    if (!valid.length) return results;
+
+    await this.db.transaction().execute(async (trx) => {
+      // What the items name: keys (with their customers) and policies.
+      const keys = new Map((await q.keysByIds(trx, apiId, [...new Set(valid.map((v) => v.item.apiKeyId))])).map((k) => [k.id, k]));
+      const policyIds = new Set<string>();
+      for (const { item } of valid) {
+        const key = keys.get(item.apiKeyId);
+        const policyId = item.usagePolicyId ?? key?.usage_policy_id;
+        if (policyId) policyIds.add(policyId);
+      }
+      const policies = new Map((await q.policiesByIds(trx, apiId, [...policyIds])).map((p) => [p.id, p]));
+
+      const candidates: { index: number; item: ValidItem; priced: Priced }[] = [];
+      const firstIndexOfKey = new Map<string, number>();
+      for (const { index, item } of valid) {
+        const reject = (detail: string) => (results[index] = { idempotency_key: item.idempotencyKey, status: 'rejected', detail });
+        const key = keys.get(item.apiKeyId);
+        if (!key) {
+          reject('unknown api_key_id');
+          continue;
+        }
+        const policy = policies.get(item.usagePolicyId ?? key.usage_policy_id ?? '');
+        if (!policy || policy.customer_id !== key.customer_id) {
+          reject(item.usagePolicyId ? 'unknown usage_policy_id for this key' : 'the customer has no usage policy');
+          continue;
+        }
+        if (firstIndexOfKey.has(item.idempotencyKey)) continue; // repeated within this report: answered below
+        firstIndexOfKey.set(item.idempotencyKey, index);
+        const billable = policy.billable_status_codes.includes(item.statusCode);
+        const charge = billable && !key.is_test ? BigInt(item.count) * BigInt(policy.price_per_request_micro) : 0n;
+        candidates.push({ index, item, priced: { item, customerId: key.customer_id, isTest: key.is_test, billable, charge } });
+      }
+
+      // Receipts first, sorted by key so concurrent reports take index locks in one order. An
+      // item whose key is already stored is a duplicate (same payload) or a conflict (different).
+      candidates.sort((a, b) => (a.item.idempotencyKey < b.item.idempotencyKey ? -1 : 1));
+      const inserted = await q.insertReceipts(
+        trx,
+        apiId,
+        candidates.map(({ item }) => ({
+          idempotency_key: item.idempotencyKey,
+          api_key_id: item.apiKeyId,
+          usage_policy_id: item.usagePolicyId,
+          status_code: item.statusCode,
+          count: item.count,
+          period_start: item.periodStart,
+        })),
+        now,
+      );
+      const seenBefore = candidates.filter((c) => !inserted.has(c.item.idempotencyKey)).map((c) => c.item.idempotencyKey);
+      const stored = new Map((seenBefore.length ? await q.receiptsByKeys(trx, apiId, seenBefore) : []).map((r) => [r.idempotency_key, r]));
+      const accepted: Priced[] = [];
+      for (const c of candidates) {
+        if (inserted.has(c.item.idempotencyKey)) {
+          results[c.index] = { idempotency_key: c.item.idempotencyKey, status: 'accepted' };
+          accepted.push(c.priced);
+          continue;
+        }
+        const receipt = stored.get(c.item.idempotencyKey);
+        results[c.index] =
+          receipt && samePayload(receipt, c.item)
+            ? { idempotency_key: c.item.idempotencyKey, status: 'duplicate' }
+            : { idempotency_key: c.item.idempotencyKey, status: 'rejected', detail: 'idempotency_key was used before with a different payload' };
+      }
+      // Repeats of a key inside this one report get the answer of its first occurrence.
+      for (const { index, item } of valid) {
+        if (results[index]) continue;
+        const first = results[firstIndexOfKey.get(item.idempotencyKey)!]!;
+        results[index] = first.status === 'rejected' ? first : { idempotency_key: item.idempotencyKey, status: 'duplicate' };
+      }
+      if (accepted.length) await this.#apply(trx, apiId, accepted, now);
+    });
+    return results;
+  }
+
+  async #apply(trx: Trx, apiId: string, accepted: Priced[], now: Date) {
+    const perCustomerDay = new Map<string, { customerId: string; day: string; requests: number; charge: bigint }>();
+    const perCustomerMonth = new Map<string, q.MonthCount & { chargeBig: bigint }>();
+    const perDay = new Map<string, q.DayCount & { chargeBig: bigint }>();
+    for (const p of accepted) {
+      const day = isoDay(p.item.periodStart);
+      const month = isoDay(monthStart(p.item.periodStart));
+      addTo(perCustomerDay, `${p.customerId}|${day}`, () => ({ customerId: p.customerId, day, requests: 0, charge: 0n }), (v) => {
+        v.requests += p.item.count;
+        v.charge += p.charge;
+      });
+      addTo(perCustomerMonth, `${p.customerId}|${month}`, () => ({ customerId: p.customerId, month, requests: 0, billable: 0, charged: 0, chargeBig: 0n }), (v) => {
+        v.requests += p.item.count;
+        if (p.billable) v.billable += p.item.count;
+        v.chargeBig += p.charge;
+      });
+      addTo(perDay, day, () => ({ day, requests: 0, billable: 0, errors: 0, charged: 0, testRequests: 0, chargeBig: 0n }), (v) => {
+        v.requests += p.item.count;
+        if (p.billable) v.billable += p.item.count;
+        if (p.item.statusCode >= 500) v.errors += p.item.count;
+        if (!p.isTest) v.chargeBig += p.charge;
+        else v.testRequests += p.item.count;
+      });
+    }
+    const toSafe = (n: bigint) => {
+      if (n > BigInt(MAX_WIRE_INT)) throw new Error('a usage report would charge more than 2^53 micro units');
+      return Number(n);
+    };
+    const postings: UsagePosting[] = [...perCustomerDay.values()].map((v) => ({ customerId: v.customerId, day: v.day, requests: v.requests, chargeMicro: toSafe(v.charge) }));
+    // Customers are locked in id order first: concurrent reports never deadlock on each other.
+    await this.ledger.lockCustomers(trx, apiId, [...new Set(postings.map((p) => p.customerId))].sort());
+    await this.ledger.postUsage(trx, apiId, postings, postings.map(() => newId('led')), now);
+    await q.addCustomerMonths(trx, apiId, [...perCustomerMonth.values()].map((v) => ({ ...v, charged: toSafe(v.chargeBig) })));
+    await q.addApiDays(trx, apiId, [...perDay.values()].map((v) => ({ ...v, charged: toSafe(v.chargeBig) })));
+    await q.touchKeys(trx, apiId, [...new Set(accepted.map((p) => p.item.apiKeyId))], now);
+    await this.apis.markFirstUsage(trx, apiId, now);
+  }
+}

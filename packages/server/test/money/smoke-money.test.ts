@@ -1,0 +1,46 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { startTestApp, type TestApp } from '../support/harness.js';
+import { createApi, createCustomer, createKey, sha256, usageItem } from '../support/money.js';
+
+let t: TestApp;
+before(async () => (t = await startTestApp()));
+after(() => t.close());
+
+test('money path smoke: api, customer, key, credit, snapshot, usage, ledger, stats', async () => {
+  const api = await createApi(t);
+  const customer = await createCustomer(t, api);
+  assert.equal(customer.balance_micro, 1_000_000);
+  const key = await createKey(api, customer.id);
+  const credit = await api.owner.client.post(`/apis/${api.apiId}/customers/${customer.id}/credit`, { amount_micro: 5_000_000, note: 'top up', ref: 'r1' });
+  assert.deepEqual(credit.body, { applied: true, balance_micro: 6_000_000 });
+  const again = await api.owner.client.post(`/apis/${api.apiId}/customers/${customer.id}/credit`, { amount_micro: 5_000_000, note: 'top up', ref: 'r1' });
+  assert.deepEqual(again.body, { applied: false, balance_micro: 6_000_000 });
+  const snap = await api.sdk.get('/sdk/v1/snapshot');
+  assert.equal(snap.status, 200, snap.text);
+  const c = snap.body.customers.find((x: any) => x.id === customer.id);
+  assert.equal(c.credit_balance_micro, 6_000_000);
+  assert.equal(snap.body.keys[0].key_hash, sha256(key.key));
+  const items = [usageItem(key.id, c.usage_policy_id, 200, 10, new Date()), usageItem(key.id, c.usage_policy_id, 404, 3, new Date())];
+  const posted = await api.sdk.post('/sdk/v1/usage', { items });
+  assert.equal(posted.status, 200, posted.text);
+  assert.deepEqual(posted.body.results.map((r: any) => r.status), ['accepted', 'accepted']);
+  const replay = await api.sdk.post('/sdk/v1/usage', { items });
+  assert.deepEqual(replay.body.results.map((r: any) => r.status), ['duplicate', 'duplicate']);
+  const detail = await api.owner.client.get(`/apis/${api.apiId}/customers/${customer.id}`);
+  assert.equal(detail.body.balance_micro, 6_000_000 - 10 * 1000);
+  assert.equal(detail.body.month_requests, 13);
+  const ledger = await api.owner.client.get(`/apis/${api.apiId}/ledger?customer_id=${customer.id}`);
+  assert.equal(ledger.status, 200, ledger.text);
+  const usage = ledger.body.entries.find((e: any) => e.kind === 'usage');
+  assert.equal(usage.amount_micro, -10_000);
+  assert.equal(usage.requests, 13);
+  const stats = await api.owner.client.get(`/apis/${api.apiId}/stats`);
+  assert.equal(stats.status, 200, stats.text);
+  assert.equal(stats.body.requests_today, 13);
+  assert.equal(stats.body.charged_month_micro, 10_000);
+  const verify = await api.sdk.get(`/sdk/v1/keys/verify?key_hash=${sha256(key.key)}`);
+  assert.equal(verify.body.valid, true);
+  const conn = await api.owner.client.get(`/apis/${api.apiId}/connection`);
+  assert.equal(conn.body.sdk_connected, true, conn.text);
+});
