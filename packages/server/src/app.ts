@@ -44,6 +44,8 @@ import { StatsService } from './console/stats/service.js';
 import { sdkSyncRoutes } from './sdk-sync/routes.js';
 import { SnapshotService } from './sdk-sync/snapshot.js';
 import { UsageService } from './sdk-sync/usage.js';
+import { receiptRetentionJob } from './jobs/retention.js';
+import { Scheduler } from './jobs/scheduler.js';
 import { devMailRoutes } from './platform/mail/dev-routes.js';
 
 declare module 'fastify' {
@@ -96,9 +98,10 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   const stats: StatsService = new StatsService(db, clock, apis, customers, ledger);
   const snapshots = new SnapshotService(db, clock, apis);
   const usage = new UsageService(db, clock, apis, ledger);
+  const scheduler = new Scheduler(db, [receiptRetentionJob(clock)], (job, error) => onError(new Error(`job ${job} failed: ${String(error)}`)));
   return {
     config, clock, db, database: deps.database, metrics, box, rateLimits, outbox, audit, accounts, workspaces, auth,
-    platformPlans, apis, ledger, customers, plans, stats, snapshots, usage,
+    platformPlans, apis, ledger, customers, plans, stats, snapshots, usage, scheduler,
   };
 }
 

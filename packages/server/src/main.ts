@@ -27,6 +27,7 @@ async function serve(config: Config) {
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: false }) : null;
   const { app, services } = await buildApp({ config, database, clock: systemClock, redis });
   services.outbox.start();
+  services.scheduler.start();
   await app.listen({ port: config.port, host: config.host }).catch(async (error: NodeJS.ErrnoException) => {
     // Hosts without IPv6 cannot bind '::'; fall back to every IPv4 address.
     if (config.host === '::' && (error.code === 'EAFNOSUPPORT' || error.code === 'EADDRNOTAVAIL')) {
@@ -44,6 +45,7 @@ async function serve(config: Config) {
     app.log.info(`${signal}: finishing in-flight requests`);
     // app.close stops accepting, lets running requests finish, then closes idle connections.
     await app.close();
+    await services.scheduler.stop();
     await services.outbox.stop();
     redis?.disconnect();
     await database.close();
