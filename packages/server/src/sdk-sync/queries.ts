@@ -80,9 +80,9 @@ export function keysByIds(trx: Trx, apiId: string, ids: string[]) {
   return trx
     .selectFrom('customer_keys as k')
     .innerJoin('customers as c', 'c.id', 'k.customer_id')
-    .select(['k.id', 'k.customer_id', 'c.is_test', 'c.usage_policy_id'])
+    .select(['k.id', 'k.customer_id', 'c.is_test'])
     .where('k.api_id', '=', apiId)
-    .where('k.id', 'in', ids)
+    .where(sql<boolean>`k.id = any(${ids}::uuid[])`)
     .execute();
 }
 
@@ -91,7 +91,7 @@ export function policiesByIds(trx: Trx, apiId: string, ids: string[]) {
     .selectFrom('usage_policies')
     .select(['id', 'customer_id', 'price_per_request_micro', 'billable_status_codes'])
     .where('api_id', '=', apiId)
-    .where('id', 'in', ids)
+    .where(sql<boolean>`id = any(${ids}::uuid[])`)
     .execute();
 }
 
@@ -106,18 +106,17 @@ export interface ReceiptRow {
 
 /** Inserts receipts; returns the keys that were new. A key seen before is left as it was. */
 export async function insertReceipts(trx: Trx, apiId: string, rows: ReceiptRow[], at: Date): Promise<Set<string>> {
-  const inserted = new Set<string>();
-  for (let i = 0; i < rows.length; i += 1000) {
-    const chunk = rows.slice(i, i + 1000);
-    const result = await trx
-      .insertInto('usage_receipts')
-      .values(chunk.map((r) => ({ ...r, api_id: apiId, received_at: at })))
-      .onConflict((oc) => oc.columns(['api_id', 'idempotency_key']).doNothing())
-      .returning('idempotency_key')
-      .execute();
-    for (const row of result) inserted.add(row.idempotency_key);
-  }
-  return inserted;
+  // Columns as arrays through unnest: one short statement however many rows (a VALUES list of
+  // thousands of parameters spends more time being planned than inserting).
+  const result = await sql<{ idempotency_key: string }>`
+    insert into usage_receipts (api_id, idempotency_key, api_key_id, usage_policy_id, status_code, count, period_start, received_at)
+    select ${apiId}, r.* , ${at}::timestamptz from unnest(
+      ${rows.map((r) => r.idempotency_key)}::uuid[], ${rows.map((r) => r.api_key_id)}::uuid[], ${rows.map((r) => r.usage_policy_id)}::uuid[],
+      ${rows.map((r) => r.status_code)}::int[], ${rows.map((r) => r.count)}::bigint[], ${rows.map((r) => r.period_start.toISOString())}::timestamptz[]
+    ) as r
+    on conflict (api_id, idempotency_key) do nothing
+    returning idempotency_key`.execute(trx);
+  return new Set(result.rows.map((r) => r.idempotency_key));
 }
 
 export function receiptsByKeys(trx: Trx, apiId: string, keys: string[]) {
@@ -125,7 +124,7 @@ export function receiptsByKeys(trx: Trx, apiId: string, keys: string[]) {
     .selectFrom('usage_receipts')
     .select(['idempotency_key', 'api_key_id', 'usage_policy_id', 'status_code', 'count', 'period_start'])
     .where('api_id', '=', apiId)
-    .where('idempotency_key', 'in', keys)
+    .where(sql<boolean>`idempotency_key = any(${keys}::uuid[])`)
     .execute();
 }
 
@@ -139,8 +138,11 @@ export interface MonthCount {
 
 export async function addCustomerMonths(trx: Trx, apiId: string, rows: MonthCount[]) {
   if (!rows.length) return;
-  const values = sql.join(rows.map((r) => sql`(${r.customerId}, ${apiId}, ${r.month}::date, ${r.requests}::bigint, ${r.billable}::bigint, ${r.charged}::bigint)`));
-  await sql`insert into customer_usage_months (customer_id, api_id, month, requests, billable, charged_micro) values ${values}
+  await sql`insert into customer_usage_months (customer_id, api_id, month, requests, billable, charged_micro)
+    select r.customer_id, ${apiId}, r.month, r.requests, r.billable, r.charged from unnest(
+      ${rows.map((r) => r.customerId)}::text[], ${rows.map((r) => r.month)}::date[], ${rows.map((r) => r.requests)}::bigint[],
+      ${rows.map((r) => r.billable)}::bigint[], ${rows.map((r) => r.charged)}::bigint[]
+    ) as r(customer_id, month, requests, billable, charged)
     on conflict (customer_id, month) do update set
       requests = customer_usage_months.requests + excluded.requests,
       billable = customer_usage_months.billable + excluded.billable,
@@ -170,13 +172,25 @@ export async function addApiDays(trx: Trx, apiId: string, rows: DayCount[]) {
       test_requests = api_usage_days.test_requests + excluded.test_requests`.execute(trx);
 }
 
-export async function touchKeys(trx: Trx, apiId: string, keyIds: string[], at: Date) {
+/** Current usage policies of customers, for items that name none. */
+export function currentPolicyIds(trx: Trx, apiId: string, customerIds: string[]) {
+  return trx
+    .selectFrom('customers')
+    .select(['id', 'usage_policy_id'])
+    .where('api_id', '=', apiId)
+    .where(sql<boolean>`id = any(${customerIds}::text[])`)
+    .execute();
+}
+
+/** last_used_at of keys, written only when it is older than `staleBefore` (a minute is precise enough). */
+export async function touchKeys(trx: Trx, apiId: string, keyIds: string[], at: Date, staleBefore: Date) {
   if (!keyIds.length) return;
   await trx
     .updateTable('customer_keys')
-    .set({ last_used_at: sql`greatest(last_used_at, ${at}::timestamptz)` })
+    .set({ last_used_at: at })
     .where('api_id', '=', apiId)
-    .where('id', 'in', keyIds)
+    .where(sql<boolean>`id = any(${keyIds}::uuid[])`)
+    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', staleBefore)]))
     .execute();
 }
 

@@ -53,12 +53,19 @@ export function sdkSyncRoutes(deps: { apis: ApiService; snapshots: SnapshotServi
         tags,
         summary: 'Look up a key hash missing from the snapshot',
         description: 'An unknown, revoked or malformed hash answers 200 {"valid": false}.',
-        querystring: Type.Object({ key_hash: Type.String({ maxLength: 200 }), shape: Type.Optional(Type.String({ maxLength: 10 })) }),
+        // key_hash is not length-checked here: any value that is not a 64-hex hash is simply not a
+        // key we know, and must answer 200 {"valid": false}; a 422 would give the SDK's request a
+        // 503 (wire protocol section 3). The URL itself is still bounded by the header size limit.
+        querystring: Type.Object({
+          key_hash: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
+          shape: Type.Optional(Type.String({ maxLength: 10 })),
+        }),
         security: [{ sdkSecret: [] }],
       },
     }, async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return deps.snapshots.verify(request.sdkApi!, request.query.key_hash, full(request));
+      const keyHash = typeof request.query.key_hash === 'string' ? request.query.key_hash : '';
+      return deps.snapshots.verify(request.sdkApi!, keyHash, full(request));
     });
 
     app.post('/sdk/v1/usage', {

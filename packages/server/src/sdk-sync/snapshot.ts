@@ -1,7 +1,7 @@
 import type { SnapshotBody, VerifyBody } from '@gatehouse/protocol';
 import { createHash } from 'node:crypto';
 import type { Clock } from '../platform/clock.js';
-import { addMs, DAY } from '../platform/clock.js';
+import { DAY, HOUR } from '../platform/clock.js';
 import type { Db } from '../platform/db/database.js';
 import { isoDay, monthStart, nextMonthStart } from '../platform/period.js';
 import type { ApiRow, ApiService } from '../console/apis/service.js';
@@ -10,6 +10,17 @@ import { toWireCustomer } from './wire-customer.js';
 
 /** How long a snapshot's policies stay authoritative; SDKs refresh before admitting past it. */
 export const POLICY_VALIDITY_MS = DAY;
+
+/**
+ * policy_valid_until of a snapshot or verify answer made at `at`: a day ahead, rounded up to the
+ * next whole hour. It used to be exactly generated_at + 1 day, which moved with every fetch, so
+ * the ETag (taken over everything but generated_at) changed every time and If-None-Match never
+ * got its 304. Rounded, it stays the same for an hour of fetches and is still well in the future,
+ * as SDKs need (wire protocol section 2, "Policy expiry").
+ */
+export function policyValidUntil(at: Date): string {
+  return new Date(Math.ceil((at.getTime() + POLICY_VALIDITY_MS) / HOUR) * HOUR).toISOString();
+}
 
 export interface BuiltSnapshot {
   /** The JSON text, ready to send. */
@@ -46,7 +57,7 @@ export class SnapshotService {
       .setIsolationLevel('repeatable read')
       .execute(async (trx) => ({ customers: await q.snapshotCustomers(trx, api.id, month), keys: await q.snapshotKeys(trx, api.id) }));
     const platform = await this.#platform(api, generatedAt);
-    const wireOptions = { full, apiSuspended: api.status === 'suspended', policyValidUntil: addMs(generatedAt, POLICY_VALIDITY_MS).toISOString() };
+    const wireOptions = { full, apiSuspended: api.status === 'suspended', policyValidUntil: policyValidUntil(generatedAt) };
     const customerIds = new Set(customers.map((c) => c.id));
     const body: Omit<SnapshotBody, 'generated_at'> = {
       tenant_id: api.id,
@@ -84,7 +95,7 @@ export class SnapshotService {
     return {
       valid: true,
       key_id: row.key_id,
-      customer: toWireCustomer(row, { full, apiSuspended: api.status === 'suspended', policyValidUntil: addMs(now, POLICY_VALIDITY_MS).toISOString() }),
+      customer: toWireCustomer(row, { full, apiSuspended: api.status === 'suspended', policyValidUntil: policyValidUntil(now) }),
       billable_status_codes: [...new Set(api.billable_status_codes)].sort((a, b) => a - b),
     };
   }

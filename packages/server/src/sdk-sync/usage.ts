@@ -1,5 +1,7 @@
 import { MAX_WIRE_INT, type UsageResult } from '@gatehouse/protocol';
 import type { Clock } from '../platform/clock.js';
+import { addMs, MINUTE } from '../platform/clock.js';
+import { BoundedCache } from '../platform/bounded-cache.js';
 import type { Db, Trx } from '../platform/db/database.js';
 import { newId } from '../platform/ids.js';
 import { isoDay, monthStart } from '../platform/period.js';
@@ -28,6 +30,11 @@ function addTo<K, V>(map: Map<K, V>, key: K, make: () => V, update: (v: V) => vo
  * usage policy it names, and the whole report is one transaction committed before the answer.
  */
 export class UsageService {
+  // Both hold facts that never change once written: a key's customer (and whether it is the test
+  // customer), and a usage policy. Caching them takes two lookups off every report.
+  readonly #keys = new BoundedCache<string, { id: string; customer_id: string; is_test: boolean }>(200_000);
+  readonly #policies = new BoundedCache<string, { id: string; customer_id: string; price_per_request_micro: number; billable_status_codes: number[] }>(200_000);
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
@@ -48,14 +55,17 @@ export class UsageService {
 
     await this.db.transaction().execute(async (trx) => {
       // What the items name: keys (with their customers) and policies.
-      const keys = new Map((await q.keysByIds(trx, apiId, [...new Set(valid.map((v) => v.item.apiKeyId))])).map((k) => [k.id, k]));
+      const keys = await this.#lookupKeys(trx, apiId, valid.map((v) => v.item.apiKeyId));
+      const withoutPolicy = [...new Set(valid.filter((v) => !v.item.usagePolicyId).map((v) => keys.get(v.item.apiKeyId)?.customer_id).filter((id): id is string => !!id))];
+      const currentPolicy = new Map(
+        withoutPolicy.length ? (await q.currentPolicyIds(trx, apiId, withoutPolicy)).map((c) => [c.id, c.usage_policy_id] as const) : [],
+      );
       const policyIds = new Set<string>();
       for (const { item } of valid) {
-        const key = keys.get(item.apiKeyId);
-        const policyId = item.usagePolicyId ?? key?.usage_policy_id;
+        const policyId = item.usagePolicyId ?? currentPolicy.get(keys.get(item.apiKeyId)?.customer_id ?? '');
         if (policyId) policyIds.add(policyId);
       }
-      const policies = new Map((await q.policiesByIds(trx, apiId, [...policyIds])).map((p) => [p.id, p]));
+      const policies = await this.#lookupPolicies(trx, apiId, [...policyIds]);
 
       const candidates: { index: number; item: ValidItem; priced: Priced }[] = [];
       const firstIndexOfKey = new Map<string, number>();
@@ -66,7 +76,7 @@ export class UsageService {
           reject('unknown api_key_id');
           continue;
         }
-        const policy = policies.get(item.usagePolicyId ?? key.usage_policy_id ?? '');
+        const policy = policies.get(item.usagePolicyId ?? currentPolicy.get(key.customer_id) ?? '');
         if (!policy || policy.customer_id !== key.customer_id) {
           reject(item.usagePolicyId ? 'unknown usage_policy_id for this key' : 'the customer has no usage policy');
           continue;
@@ -120,6 +130,36 @@ export class UsageService {
     return results;
   }
 
+  async #lookupKeys(trx: Trx, apiId: string, ids: string[]) {
+    const found = new Map<string, { id: string; customer_id: string; is_test: boolean }>();
+    const missing: string[] = [];
+    for (const id of new Set(ids)) {
+      const cached = this.#keys.get(`${apiId}|${id}`);
+      if (cached) found.set(id, cached);
+      else missing.push(id);
+    }
+    for (const row of missing.length ? await q.keysByIds(trx, apiId, missing) : []) {
+      this.#keys.set(`${apiId}|${row.id}`, row);
+      found.set(row.id, row);
+    }
+    return found;
+  }
+
+  async #lookupPolicies(trx: Trx, apiId: string, ids: string[]) {
+    const found = new Map<string, { id: string; customer_id: string; price_per_request_micro: number; billable_status_codes: number[] }>();
+    const missing: string[] = [];
+    for (const id of ids) {
+      const cached = this.#policies.get(`${apiId}|${id}`);
+      if (cached) found.set(id, cached);
+      else missing.push(id);
+    }
+    for (const row of missing.length ? await q.policiesByIds(trx, apiId, missing) : []) {
+      this.#policies.set(`${apiId}|${row.id}`, row);
+      found.set(row.id, row);
+    }
+    return found;
+  }
+
   async #apply(trx: Trx, apiId: string, accepted: Priced[], now: Date) {
     const perCustomerDay = new Map<string, { customerId: string; day: string; requests: number; charge: bigint }>();
     const perCustomerMonth = new Map<string, q.MonthCount & { chargeBig: bigint }>();
@@ -154,7 +194,7 @@ export class UsageService {
     await this.ledger.postUsage(trx, apiId, postings, postings.map(() => newId('led')), now);
     await q.addCustomerMonths(trx, apiId, [...perCustomerMonth.values()].map((v) => ({ ...v, charged: toSafe(v.chargeBig) })));
     await q.addApiDays(trx, apiId, [...perDay.values()].map((v) => ({ ...v, charged: toSafe(v.chargeBig) })));
-    await q.touchKeys(trx, apiId, [...new Set(accepted.map((p) => p.item.apiKeyId))], now);
+    await q.touchKeys(trx, apiId, [...new Set(accepted.map((p) => p.item.apiKeyId))], now, addMs(now, -MINUTE));
     await this.apis.markFirstUsage(trx, apiId, now);
   }
 }

@@ -65,7 +65,7 @@ export async function lockCustomers(trx: Trx, apiId: string, customerIds: string
     .selectFrom('customers')
     .select(['id', 'is_test'])
     .where('api_id', '=', apiId)
-    .where('id', 'in', customerIds)
+    .where(sql<boolean>`id = any(${customerIds}::text[])`)
     .orderBy('id')
     .forUpdate()
     .execute();
@@ -84,22 +84,21 @@ export interface UsagePosting {
  */
 export async function postUsage(trx: Trx, apiId: string, postings: UsagePosting[], newIds: string[], at: Date) {
   if (!postings.length) return;
-  const rows = sql.join(
-    postings.map((p, i) => sql`(${newIds[i]}, ${apiId}, ${p.customerId}, 'usage', ${-p.chargeMicro}::bigint, ${p.requests}::bigint, ${p.day}::date, '', 'sdk', ${at}::timestamptz, ${at}::timestamptz)`),
-  );
+  // Arrays through unnest: one short statement each, however many customers a report names.
   await sql`insert into ledger_entries (id, api_id, customer_id, kind, amount_micro, requests, usage_day, note, actor, created_at, updated_at)
-    values ${rows}
+    select r.id, ${apiId}, r.customer_id, 'usage', r.amount, r.requests, r.day, '', 'sdk', ${at}::timestamptz, ${at}::timestamptz
+    from unnest(${newIds}::text[], ${postings.map((p) => p.customerId)}::text[], ${postings.map((p) => -p.chargeMicro)}::bigint[],
+                ${postings.map((p) => p.requests)}::bigint[], ${postings.map((p) => p.day)}::date[]) as r(id, customer_id, amount, requests, day)
     on conflict (customer_id, usage_day) where kind = 'usage'
     do update set amount_micro = ledger_entries.amount_micro + excluded.amount_micro,
                   requests = ledger_entries.requests + excluded.requests,
                   updated_at = excluded.updated_at`.execute(trx);
   const byCustomer = new Map<string, number>();
   for (const p of postings) byCustomer.set(p.customerId, (byCustomer.get(p.customerId) ?? 0) + p.chargeMicro);
-  const balances = sql.join([...byCustomer].map(([id, charge]) => sql`(${id}, ${charge}::bigint)`));
   await sql`update customers c set balance_micro = c.balance_micro - v.charge,
       balance_seq = c.balance_seq + 1,
       last_used_at = greatest(c.last_used_at, ${at}::timestamptz)
-    from (values ${balances}) as v(id, charge)
+    from unnest(${[...byCustomer.keys()]}::text[], ${[...byCustomer.values()]}::bigint[]) as v(id, charge)
     where c.id = v.id and c.api_id = ${apiId}`.execute(trx);
 }
 
