@@ -18,7 +18,8 @@ export function registerCallerHook(app: FastifyInstance, deps: { accounts: Accou
     const info = { ip: request.ip, userAgent: String(request.headers['user-agent'] ?? '') };
     const authorization = request.headers.authorization;
     if (authorization !== undefined) {
-      const match = /^Bearer ([A-Za-z0-9_]{1,200})$/.exec(authorization);
+      // RFC 7235: the scheme name is case-insensitive.
+      const match = /^Bearer ([A-Za-z0-9_]{1,200})$/i.exec(authorization);
       const key = match ? await deps.workspaces.keyCaller(match[1]!) : null;
       if (!key) throw new Problem('not_signed_in', 'The workspace key is unknown or revoked');
       request.caller = { kind: 'key', key, ...info } satisfies Caller;

@@ -47,5 +47,8 @@ export function withProblems<R extends Record<number, TSchema>>(responses: R, ..
   return { ...problems, ...responses };
 }
 
+/** Page size of every listing: the schema's default, restated for the type checker. */
+export const DEFAULT_PAGE_SIZE = 50;
+
 export const Email = Type.String({ maxLength: 254, format: 'email' });
 export const NewPassword = Type.String({ minLength: 10, maxLength: 72 });

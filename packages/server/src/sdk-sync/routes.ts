@@ -23,7 +23,7 @@ export function sdkSyncRoutes(deps: { apis: ApiService; snapshots: SnapshotServi
     // 401 only for a secret that is truly unknown or past its grace: SDKs treat 401 as final and
     // answer 503 to all traffic until a snapshot succeeds, so nothing transient may answer 401.
     app.addHook('onRequest', async (request: FastifyRequest, reply) => {
-      const match = /^Bearer (\S{1,200})$/.exec(request.headers.authorization ?? '');
+      const match = /^Bearer (\S{1,200})$/i.exec(request.headers.authorization ?? '');
       const api = match ? await deps.apis.findBySdkSecret(match[1]!) : undefined;
       if (!api) return denied(reply);
       request.sdkApi = api;

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { validationProblem } from '../../platform/errors.js';
-import { withProblems } from '../common-schemas.js';
+import { DEFAULT_PAGE_SIZE, withProblems } from '../common-schemas.js';
 import { requireCaller } from '../http.js';
 import { WorkspaceParams } from '../workspaces/schemas.js';
 import type { WorkspaceService } from '../workspaces/service.js';
@@ -14,7 +14,7 @@ export function auditRoutes(audit: AuditService, workspaces: WorkspaceService): 
     }, async (request) => {
       await workspaces.authorize(requireCaller(request), request.params.ws, 'viewer');
       const { before, api_id, limit } = request.query;
-      const page = await audit.list(request.params.ws, { ...(before ? { before } : {}), ...(api_id ? { apiId: api_id } : {}), limit });
+      const page = await audit.list(request.params.ws, { ...(before ? { before } : {}), ...(api_id ? { apiId: api_id } : {}), limit: limit ?? DEFAULT_PAGE_SIZE });
       if (!page) throw validationProblem('query.before', 'not a cursor this API gave', before);
       return page;
     });

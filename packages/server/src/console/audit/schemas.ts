@@ -26,5 +26,5 @@ export const AuditBody = Type.Object({
 export const AuditQuery = Type.Object({
   before: Type.Optional(Type.String({ maxLength: 200 })),
   api_id: Type.Optional(Type.String({ maxLength: 64 })),
-  limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
 });

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { unwrap } from '../../platform/errors.js';
 import { ApiParams } from '../apis/schemas.js';
-import { SentBody, withProblems } from '../common-schemas.js';
+import { DEFAULT_PAGE_SIZE, SentBody, withProblems } from '../common-schemas.js';
 import { requireCaller } from '../http.js';
 import * as s from './schemas.js';
 import type { CustomerService } from './service.js';
@@ -13,7 +13,7 @@ export function customerRoutes(customers: CustomerService): FastifyPluginAsyncTy
 
     app.get('/apis/:api/customers', {
       schema: { tags, summary: 'Customers, newest first, with a cursor', params: ApiParams, querystring: s.CustomersQuery, response: withProblems({ 200: s.CustomersBody }) },
-    }, async (request) => customers.list(requireCaller(request), request.params.api, request.query));
+    }, async (request) => customers.list(requireCaller(request), request.params.api, { ...request.query, limit: request.query.limit ?? DEFAULT_PAGE_SIZE }));
 
     app.post('/apis/:api/customers', {
       schema: { tags, summary: 'Add a customer by hand (editor)', params: ApiParams, body: s.NewCustomerInBody, response: withProblems({ 200: s.CustomerDetail }, 402) },

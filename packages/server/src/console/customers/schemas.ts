@@ -63,18 +63,21 @@ export const CustomerDetail = Type.Intersect([
     subscription_status: Type.Optional(Type.String()),
   }),
 ]);
-export const NewCustomerInBody = Body({ name: Type.String({ minLength: 1, maxLength: 100 }), email: Email });
+// Names are stored trimmed, so a name must hold a non-space character: without the pattern "   "
+// passed minLength 1 and was stored empty, below the 1-character bound (spec 8, people 1..100).
+const NotBlank = '\\S';
+export const NewCustomerInBody = Body({ name: Type.String({ minLength: 1, maxLength: 100, pattern: NotBlank }), email: Email });
 export const UpdateCustomerInBody = Body({
   status: Type.Optional(CustomerStatus),
   notes: Type.Optional(Type.String({ maxLength: 2000 })),
   plan_id: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
 });
 export const InviteCustomerInBody = Body({ email: Email });
-export const NewKeyInBody = Body({ name: Type.String({ minLength: 1, maxLength: 80 }) });
+export const NewKeyInBody = Body({ name: Type.String({ minLength: 1, maxLength: 80, pattern: NotBlank }) });
 export const TestKeyBody = Type.Object({ key: Type.String(), customer_id: Type.String(), balance_micro: Int64(), key_header: Type.String() });
 export const CustomersQuery = Type.Object({
   cursor: Type.Optional(Type.String({ maxLength: 200 })),
-  limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
   status: Type.Optional(CustomerStatus),
   q: Type.Optional(Type.String({ maxLength: 254 })),
 });

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiParams } from '../apis/schemas.js';
-import { withProblems } from '../common-schemas.js';
+import { DEFAULT_PAGE_SIZE, withProblems } from '../common-schemas.js';
 import { CustomerParams } from '../customers/schemas.js';
 import { requireCaller } from '../http.js';
 import { CreditBody, CreditInBody, LedgerBody, LedgerQuery } from './schemas.js';
@@ -17,7 +17,7 @@ export function ledgerRoutes(ledger: LedgerService): FastifyPluginAsyncTypebox {
       schema: { tags, summary: 'Ledger entries, newest first, for the API or one customer', params: ApiParams, querystring: LedgerQuery, response: withProblems({ 200: LedgerBody }) },
     }, async (request) => {
       const { customer_id, cursor, limit } = request.query;
-      return ledger.list(requireCaller(request), request.params.api, { limit, ...(customer_id ? { customerId: customer_id } : {}), ...(cursor ? { cursor } : {}) });
+      return ledger.list(requireCaller(request), request.params.api, { limit: limit ?? DEFAULT_PAGE_SIZE, ...(customer_id ? { customerId: customer_id } : {}), ...(cursor ? { cursor } : {}) });
     });
   };
 }

@@ -6,7 +6,8 @@ const Int64 = () => Type.Integer({ minimum: -9007199254740991, maximum: 90071992
 // Spec 2.2.
 export const CreditInBody = Body({
   amount_micro: Type.Integer({ minimum: -100000000000, maximum: 100000000000, description: 'positive adds credit, negative removes it' }),
-  note: Type.String({ minLength: 1, maxLength: 300 }),
+  // The note is stored trimmed: "   " passed minLength 1 and was stored empty, below the bound.
+  note: Type.String({ minLength: 1, maxLength: 300, pattern: '\\S' }),
   ref: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'idempotency reference: a repeated ref is ignored' })),
 });
 export const CreditBody = Type.Object({ applied: Type.Boolean({ description: 'false when the ref was already applied' }), balance_micro: Int64() });
@@ -28,5 +29,5 @@ export const LedgerBody = Type.Object({ entries: Type.Union([Type.Array(LedgerEn
 export const LedgerQuery = Type.Object({
   customer_id: Type.Optional(Type.String({ maxLength: 64 })),
   cursor: Type.Optional(Type.String({ maxLength: 200 })),
-  limit: Type.Integer({ minimum: 1, maximum: 200, default: 50 }),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
 });

@@ -10,7 +10,7 @@ export function statsRoutes(stats: StatsService): FastifyPluginAsyncTypebox {
     const tags = ['stats'];
     app.get('/apis/:api/stats', {
       schema: { tags, summary: 'Requests, charges and customers; days in UTC', params: ApiParams, querystring: StatsQuery, response: withProblems({ 200: StatsBody }) },
-    }, async (request) => stats.stats(requireCaller(request), request.params.api, request.query.days));
+    }, async (request) => stats.stats(requireCaller(request), request.params.api, request.query.days ?? 30));
 
     app.get('/apis/:api/connection', {
       schema: { tags, summary: 'Whether the SDK is connected, and what it has sent', params: ApiParams, response: withProblems({ 200: ConnectionBody }) },

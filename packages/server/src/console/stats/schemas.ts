@@ -18,7 +18,7 @@ export const StatsBody = Type.Object({
   daily: Type.Union([Type.Array(DayStat), Type.Null()]),
   top_customers: Type.Union([Type.Array(TopCustomer), Type.Null()]),
 });
-export const StatsQuery = Type.Object({ days: Type.Integer({ minimum: 1, maximum: 90, default: 30 }) });
+export const StatsQuery = Type.Object({ days: Type.Optional(Type.Integer({ minimum: 1, maximum: 90, default: 30 })) });
 export const ConnectionBody = Type.Object({
   sdk_connected: Type.Boolean({ description: 'an SDK fetched a snapshot in the last 10 minutes' }),
   test_requests: Int64(),
