@@ -110,6 +110,7 @@ test('bodies are JSON: text/plain answers 415, malformed JSON 400, both problem+
   assertProblem(await owner.client.patch('/me', undefined, { raw: JSON.stringify({ name: 'Plain' }), headers: { 'content-type': 'text/plain;charset=UTF-8' } }), 415, 'unsupported_media_type');
   assertProblem(await t.client().post('/auth/login', undefined, { raw: '{"email":', headers: { 'content-type': 'application/json' } }), 400, 'malformed_json');
   assertProblem(await owner.client.patch('/me', undefined, { raw: '{name: "x"}', headers: { 'content-type': 'application/json' } }), 400, 'malformed_json');
+  assertProblem(await t.client().post('/auth/login', undefined, { raw: new URLSearchParams({ email: owner.email, password: PASSWORD }).toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'unsupported_media_type');
   // The same body as JSON is fine.
   assert.equal((await t.client().post('/auth/login', undefined, { raw: json, headers: { 'content-type': 'application/json' } })).status, 200);
 });
@@ -129,6 +130,8 @@ test('PATCH /me: name 1..100', async () => {
   const owner = await signUp(t, { name: 'Original' });
   assertInvalid(await owner.client.patch('/me', { name: '' }), 'body.name');
   assertInvalid(await owner.client.patch('/me', { name: 'n'.repeat(101) }), 'body.name');
+  // Names are stored trimmed: spaces alone would make an empty name (fixed; it was accepted).
+  assertInvalid(await owner.client.patch('/me', { name: ' \t ' }), 'body.name');
   assertInvalid(await owner.client.patch('/me', {}), 'body.name');
   assertInvalid(await owner.client.patch('/me', { name: 'Ok', email: 'other@example.com' }), 'body.email');
   assert.equal(await nameOf(owner.client), 'Original');
@@ -140,4 +143,14 @@ test('PATCH /me: name 1..100', async () => {
   const longest = await owner.client.patch('/me', { name: 'n'.repeat(100) });
   assert.equal(longest.status, 200, longest.text);
   assert.equal(await nameOf(owner.client), 'n'.repeat(100));
+});
+
+// Last in this file: it moves the clock 30 days, past every session made above.
+test('a session lasts 30 days', async () => {
+  const owner = await signUp(t);
+  t.clock.advance(30 * 24 * 60 * 60_000 - 60_000);
+  assert.equal((await owner.client.get('/me')).status, 200, 'a minute before');
+  t.clock.advance(60_000);
+  assertProblem(await owner.client.get('/me'), 401, 'not_signed_in');
+  assertProblem(await owner.client.patch('/me', { name: 'Expired' }), 401, 'not_signed_in');
 });

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { assertInvalid, assertRateLimited, assertSessionCookie } from '../support/assertions.js';
-import { mailBarrier, requestCode, ticketFor, verifyCode } from '../support/codes.js';
+import { requestCode, settledMail, ticketFor, verifyCode } from '../support/codes.js';
 import { PASSWORD, signUp, uniqueEmail } from '../support/flows.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
 
@@ -70,8 +70,8 @@ test('sign-up: a taken address gets the same answer and an "already have an acco
 
   const notice = await t.mail.waitFor(owner.email, /already have a Gatehouse account/);
   assert.doesNotMatch(notice.text, /\b\d{6}\b/, 'the notice carries no code');
-  await mailBarrier(t);
-  assert.deepEqual(t.mail.take(owner.email).map((mail) => mail.subject), [notice.subject], 'no code mail went to the taken address');
+  const mails = await settledMail(t, owner.email);
+  assert.deepEqual(mails.map((mail) => mail.subject), [notice.subject], 'no code mail went to the taken address');
 });
 
 test('sign-up: email is at most 254 characters and must be an address', async () => {
@@ -111,6 +111,8 @@ test('sign-up: name 1..100, password 10..72, workspace up to 100, nothing undecl
 
   assertInvalid(await complete({ ...valid, name: '' }), 'body.name');
   assertInvalid(await complete({ ...valid, name: 'n'.repeat(101) }), 'body.name');
+  // Names are stored trimmed: spaces alone would make an empty name (fixed; it was accepted).
+  assertInvalid(await complete({ ...valid, name: '   ' }), 'body.name');
   assertInvalid(await complete({ ...valid, password: 'p'.repeat(9) }), 'body.password');
   assertInvalid(await complete({ ...valid, password: 'p'.repeat(73) }), 'body.password');
   assertInvalid(await complete({ ...valid, workspace: 'w'.repeat(101) }), 'body.workspace');
@@ -146,6 +148,7 @@ test('sign-up: five code mails per address per hour, the sixth request answers 4
   }
   const sixth = await t.client().post('/auth/signup', { email });
   assertRateLimited(sixth, 3600);
+  assert.equal((await settledMail(t, email)).length, 5, 'the refused request sent no mail');
   // Another address is not held back by this one's limit.
   assert.equal((await t.client().post('/auth/signup', { email: uniqueEmail() })).status, 200);
 });

@@ -138,15 +138,3 @@ test('an unknown challenge is refused; the code is at most 20 characters', async
   const signedIn = await client.post('/auth/login/2fa', { challenge, code: spaced });
   assert.equal(signedIn.status, 200, signedIn.text);
 });
-
-test('the same authenticator code sent twice at once signs in only once', async () => {
-  const owner = await ownerWithTwoFactor();
-  const code = totpNow(t, owner.secret);
-  const first = await passwordStep(owner.email);
-  const second = await passwordStep(owner.email);
-  const answers = await Promise.all([
-    first.client.post('/auth/login/2fa', { challenge: first.challenge, code }),
-    second.client.post('/auth/login/2fa', { challenge: second.challenge, code }),
-  ]);
-  assert.deepEqual(answers.map((answer) => answer.status).sort(), [200, 401], answers.map((answer) => answer.text).join('\n'));
-});

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import type { TestClient } from './client.js';
-import { totpNow, uniqueEmail } from './flows.js';
+import { totpNow } from './flows.js';
 import type { TestApp } from './harness.js';
-import { codeIn } from './mailbox.js';
+import { codeIn, type ReceivedMail } from './mailbox.js';
 
 /** The two flows that start with an e-mailed code (spec 5.1): sign-up and password reset. */
 export type CodeFlow = 'signup' | 'reset';
@@ -50,11 +50,21 @@ export function wrongTotp(t: TestApp, secret: string): string {
 }
 
 /**
- * Waits until every mail queued before this call was delivered: the outbox sends in queue order,
- * so once a fresh sign-up code arrives, anything queued earlier has arrived too (or never was).
- * Costs one code mail from the client address's hourly allowance.
+ * Waits until every mail the app queued for `to` was delivered, then returns what the test's SMTP
+ * server holds for that address. Mail is queued in the transaction of the request that causes it,
+ * so once that request has answered, the dev outbox (/dev/mail.json) lists every mail there will
+ * be; each one marked sent has been accepted by the SMTP server. This is how a test shows that a
+ * mail was not sent, without waiting for a while and hoping. The dev outbox shows the 50 newest
+ * mails, so ask soon after the request.
  */
-export async function mailBarrier(t: TestApp): Promise<void> {
-  const marker = uniqueEmail('barrier');
-  await requestCode(t, t.client(), 'signup', marker);
+export async function settledMail(t: TestApp, to: string, timeoutMs = 10_000): Promise<ReceivedMail[]> {
+  const address = to.toLowerCase();
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const outbox = (await (await fetch(`${t.url}/dev/mail.json`)).json()) as { mails: { to: string; sent: boolean }[] };
+    const pending = outbox.mails.filter((mail) => mail.to.toLowerCase() === address && !mail.sent);
+    if (pending.length === 0) return t.mail.received.filter((mail) => mail.to === address);
+    if (Date.now() > deadline) throw new Error(`${pending.length} mails to ${to} still unsent after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

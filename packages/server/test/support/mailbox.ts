@@ -34,8 +34,8 @@ export class TestMailbox {
     });
   }
 
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.#server.listen(0, '127.0.0.1', resolve));
+  async start(port = 0): Promise<void> {
+    await new Promise<void>((resolve) => this.#server.listen(port, '127.0.0.1', resolve));
     this.port = (this.#server.server.address() as AddressInfo).port;
   }
 

@@ -2,12 +2,17 @@ import { Type } from '@sinclair/typebox';
 import { Body, Email, NewPassword, Timestamp, UserOut, WorkspaceOut } from '../common-schemas.js';
 
 // Spec 2.4.
+/**
+ * A person's name, 1..100. The service trims names before storing them, so a name of spaces alone
+ * would be stored empty, below the bound: the pattern asks for one visible character.
+ */
+const PersonName = Type.String({ minLength: 1, maxLength: 100, pattern: '\\S' });
 export const EmailInBody = Body({ email: Email });
 export const CodeInBody = Body({ email: Email, code: Type.String({ minLength: 6, maxLength: 6, pattern: '^[0-9]{6}$' }) });
 export const TicketBody = Type.Object({ ticket: Type.String({ description: 'works once, for 30 minutes' }), expires_at: Timestamp });
 export const SignupInBody = Body({
   ticket: Type.String({ maxLength: 1000 }),
-  name: Type.String({ minLength: 1, maxLength: 100 }),
+  name: PersonName,
   password: NewPassword,
   workspace: Type.Optional(Type.String({ maxLength: 100, description: "defaults to the person's name" })),
 });
@@ -22,7 +27,7 @@ export const TwoFactorInBody = Body({ challenge: Type.String({ maxLength: 200 })
 export const ResetInBody = Body({ ticket: Type.String({ maxLength: 1000 }), password: NewPassword });
 export const ResetBody = Type.Object({ signed_in: Type.Boolean(), user: Type.Optional(UserOut) });
 export const PasswordInBody = Body({ current_password: Type.String({ maxLength: 200 }), password: NewPassword });
-export const ProfileInBody = Body({ name: Type.String({ minLength: 1, maxLength: 100 }) });
+export const ProfileInBody = Body({ name: PersonName });
 export const SessionBody = Type.Object({ user: UserOut, workspace_id: Type.Optional(Type.String()) });
 export const MeBody = Type.Object({ user: UserOut, workspaces: Type.Union([Type.Array(WorkspaceOut), Type.Null()]) });
 export const TotpSetupBody = Type.Object({ secret: Type.String({ description: 'base32, for manual entry' }), uri: Type.String({ description: 'otpauth link for a QR code' }) });

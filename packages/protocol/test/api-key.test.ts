@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { crc32, formatApiKey, isWellFormedApiKey, keyChecksum } from '../src/index.js';
+
+test('crc32 matches the IEEE check value and zlib', async () => {
+  assert.equal(crc32('123456789'), 0xcbf43926);
+  const zlib = await import('node:zlib');
+  if ('crc32' in zlib) assert.equal(crc32('ghk_hello'), (zlib as unknown as { crc32(s: string): number }).crc32('ghk_hello'));
+});
+
+test('the checksum is CRC-32 in base 62, most significant first, padded to 6', () => {
+  assert.equal(keyChecksum(''), '000000');
+  // CRC-32 of "123456789" is the check value 0xcbf43926 = 3421780262, which is 3jZRME in base 62.
+  assert.equal(keyChecksum('123456789'), '3jZRME');
+});
+
+test('a formatted key is well formed; any change to it is not', () => {
+  const key = formatApiKey('acme', 'A'.repeat(20) + 'b'.repeat(20));
+  assert.match(key, /^[a-z][a-z0-9]{1,9}_[0-9A-Za-z]{46}$/);
+  assert.equal(isWellFormedApiKey(key), true);
+  const flipped = key.slice(0, 10) + (key[10] === 'A' ? 'B' : 'A') + key.slice(11);
+  assert.equal(isWellFormedApiKey(flipped), false, 'checksum catches a typo');
+  assert.equal(isWellFormedApiKey(key + 'x'), false);
+  assert.equal(isWellFormedApiKey('eyJhbGciOi.eyJzdWIiOi.sig'), false, 'a JWT is not a key');
+});
+
+test('prefix bounds: 2 to 10 lowercase letters or digits, starting with a letter', () => {
+  const random = 'x'.repeat(40);
+  assert.ok(formatApiKey('ab', random));
+  assert.ok(formatApiKey('abcdefghij', random));
+  assert.throws(() => formatApiKey('a', random));
+  assert.throws(() => formatApiKey('abcdefghijk', random));
+  assert.throws(() => formatApiKey('1ab', random));
+  assert.throws(() => formatApiKey('Ab', random));
+  assert.throws(() => formatApiKey('ab', 'x'.repeat(39)));
+});
