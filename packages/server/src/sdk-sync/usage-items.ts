@@ -11,7 +11,14 @@ export const MAX_ITEM_AGE_MS = 47 * DAY;
 export const MAX_ITEM_FUTURE_MS = 2 * HOUR;
 
 export interface ValidItem {
+  /** The key in lower case: receipts are looked up by the UUID, whatever its case. */
   idempotencyKey: string;
+  /**
+   * The key exactly as the SDK sent it, for its result: the reporter matches results to its
+   * journal by this string, and a result under another spelling is "an unknown key" that leaves
+   * the item queued forever (wire protocol section 4, Response and Malformed).
+   */
+  answerKey: string;
   apiKeyId: string;
   usagePolicyId: string | null;
   statusCode: number;
@@ -37,6 +44,10 @@ export function parseUsageItem(raw: unknown, now: Date): ParsedItem {
   if (typeof item.period_start !== 'string' || !HOUR_STAMP.test(item.period_start)) return reject('period_start must be a UTC hour like 2026-08-04T00:00:00Z');
   const periodStart = new Date(item.period_start);
   if (Number.isNaN(periodStart.getTime())) return reject('period_start is not a valid time');
+  // JavaScript quietly moves impossible dates to another day (T24:00 to the next midnight, the 31st
+  // of a 30-day month to the 1st) instead of refusing them: such an item would be billed and
+  // counted on a day it does not name. Only a time that reads back as written is an hour.
+  if (periodStart.toISOString().slice(0, 13) !== item.period_start.slice(0, 13)) return reject('period_start is not a valid time');
   if (now.getTime() - periodStart.getTime() > MAX_ITEM_AGE_MS) return reject('period_start is older than 45 days');
   if (periodStart.getTime() - now.getTime() > MAX_ITEM_FUTURE_MS) return reject('period_start is in the future');
   const unknown = Object.keys(item).filter((k) => !['idempotency_key', 'api_key_id', 'usage_policy_id', 'status_code', 'count', 'period_start'].includes(k));
@@ -45,6 +56,7 @@ export function parseUsageItem(raw: unknown, now: Date): ParsedItem {
     ok: true,
     item: {
       idempotencyKey: key.toLowerCase(),
+      answerKey: key,
       apiKeyId: item.api_key_id.toLowerCase(),
       usagePolicyId: typeof policy === 'string' ? policy.toLowerCase() : null,
       statusCode: item.status_code,

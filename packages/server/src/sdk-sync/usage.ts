@@ -68,9 +68,9 @@ export class UsageService {
       const policies = await this.#lookupPolicies(trx, apiId, [...policyIds]);
 
       const candidates: { index: number; item: ValidItem; priced: Priced }[] = [];
-      const firstIndexOfKey = new Map<string, number>();
+      const firstOfKey = new Map<string, { index: number; item: ValidItem }>();
       for (const { index, item } of valid) {
-        const reject = (detail: string) => (results[index] = { idempotency_key: item.idempotencyKey, status: 'rejected', detail });
+        const reject = (detail: string) => (results[index] = { idempotency_key: item.answerKey, status: 'rejected', detail });
         const key = keys.get(item.apiKeyId);
         if (!key) {
           reject('unknown api_key_id');
@@ -81,8 +81,8 @@ export class UsageService {
           reject(item.usagePolicyId ? 'unknown usage_policy_id for this key' : 'the customer has no usage policy');
           continue;
         }
-        if (firstIndexOfKey.has(item.idempotencyKey)) continue; // repeated within this report: answered below
-        firstIndexOfKey.set(item.idempotencyKey, index);
+        if (firstOfKey.has(item.idempotencyKey)) continue; // repeated within this report: answered below
+        firstOfKey.set(item.idempotencyKey, { index, item });
         const billable = policy.billable_status_codes.includes(item.statusCode);
         const charge = billable && !key.is_test ? BigInt(item.count) * BigInt(policy.price_per_request_micro) : 0n;
         candidates.push({ index, item, priced: { item, customerId: key.customer_id, isTest: key.is_test, billable, charge } });
@@ -109,21 +109,31 @@ export class UsageService {
       const accepted: Priced[] = [];
       for (const c of candidates) {
         if (inserted.has(c.item.idempotencyKey)) {
-          results[c.index] = { idempotency_key: c.item.idempotencyKey, status: 'accepted' };
+          results[c.index] = { idempotency_key: c.item.answerKey, status: 'accepted' };
           accepted.push(c.priced);
           continue;
         }
         const receipt = stored.get(c.item.idempotencyKey);
         results[c.index] =
           receipt && samePayload(receipt, c.item)
-            ? { idempotency_key: c.item.idempotencyKey, status: 'duplicate' }
-            : { idempotency_key: c.item.idempotencyKey, status: 'rejected', detail: 'idempotency_key was used before with a different payload' };
+            ? { idempotency_key: c.item.answerKey, status: 'duplicate' }
+            : { idempotency_key: c.item.answerKey, status: 'rejected', detail: 'idempotency_key was used before with a different payload' };
       }
-      // Repeats of a key inside this one report get the answer of its first occurrence.
+      // Repeats of a key inside this one report: a duplicate of its first occurrence only with the
+      // same payload. A different payload under the key is a conflict, as it would be in a later
+      // report (wire protocol section 4, Idempotency: "With a different count, answer 409 or
+      // rejected"); it used to be answered duplicate, so its usage was silently dropped.
       for (const { index, item } of valid) {
         if (results[index]) continue;
-        const first = results[firstIndexOfKey.get(item.idempotencyKey)!]!;
-        results[index] = first.status === 'rejected' ? first : { idempotency_key: item.idempotencyKey, status: 'duplicate' };
+        const first = firstOfKey.get(item.idempotencyKey)!;
+        const answer = results[first.index]!;
+        const firstPayload = { api_key_id: first.item.apiKeyId, usage_policy_id: first.item.usagePolicyId, status_code: first.item.statusCode, count: first.item.count, period_start: first.item.periodStart };
+        results[index] =
+          answer.status === 'rejected'
+            ? { ...answer, idempotency_key: item.answerKey }
+            : samePayload(firstPayload, item)
+              ? { idempotency_key: item.answerKey, status: 'duplicate' }
+              : { idempotency_key: item.answerKey, status: 'rejected', detail: 'idempotency_key was used before with a different payload' };
       }
       if (accepted.length) await this.#apply(trx, apiId, accepted, now);
     });
@@ -193,7 +203,12 @@ export class UsageService {
     await this.ledger.lockCustomers(trx, apiId, [...new Set(postings.map((p) => p.customerId))].sort());
     await this.ledger.postUsage(trx, apiId, postings, postings.map(() => newId('led')), now);
     await q.addCustomerMonths(trx, apiId, [...perCustomerMonth.values()].map((v) => ({ ...v, charged: toSafe(v.chargeBig) })));
-    await q.addApiDays(trx, apiId, [...perDay.values()].map((v) => ({ ...v, charged: toSafe(v.chargeBig) })));
+    // The API's day rows are shared by reports of different customers, which the customer locks do
+    // not order. Upserted in the order the items came (by idempotency key), two reports covering
+    // the same two days could lock them in opposite orders and deadlock on PostgreSQL, answering
+    // 500 to both. Always in day order instead.
+    const days = [...perDay.values()].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
+    await q.addApiDays(trx, apiId, days.map((v) => ({ ...v, charged: toSafe(v.chargeBig) })));
     await q.touchKeys(trx, apiId, [...new Set(accepted.map((p) => p.item.apiKeyId))], now, addMs(now, -MINUTE));
     await this.apis.markFirstUsage(trx, apiId, now);
   }

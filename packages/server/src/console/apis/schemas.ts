@@ -97,8 +97,12 @@ export const ApiSummary = Type.Object({
   sdk_last_seen_at: Type.Optional(Timestamp),
 });
 
+// Names are stored trimmed, so a name must hold a non-space character: without the pattern "   "
+// passed minLength 1 and was stored as an empty name, below the spec's 1-character bound (2.1).
+const ApiName = Type.String({ minLength: 1, maxLength: 80, pattern: '\\S' });
+
 export const CreateAPIInBody = Body({
-  name: Type.String({ minLength: 1, maxLength: 80 }),
+  name: ApiName,
   preset: Type.Union([Type.Literal('payg'), Type.Literal('free'), Type.Literal('subscriptions')], { default: 'payg' }),
   api_base_url: Type.Optional(Type.String({ maxLength: 300 })),
   slug: Type.Optional(Type.String({ maxLength: 40, description: 'generated from the name when empty' })),
@@ -115,7 +119,7 @@ export const UpdateAPIInBody = Body({
   low_balance_micro: Type.Optional(Int64({ minimum: 0 })),
   min_topup_cents: Type.Optional(Type.Integer({ minimum: 100, maximum: 100000 })),
   monthly_quota: Type.Optional(Int64({ minimum: 0, description: '0 removes the quota' })),
-  name: Type.Optional(Type.String({ minLength: 1, maxLength: 80 })),
+  name: Type.Optional(ApiName),
   payg_enabled: Type.Optional(Type.Boolean()),
   plans_enabled: Type.Optional(Type.Boolean()),
   price_per_request_micro: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000000 })),

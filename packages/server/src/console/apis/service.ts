@@ -19,6 +19,12 @@ import type { ApisTable } from './tables.js';
 
 export type ApiRow = Awaited<ReturnType<typeof q.findApi>> & {};
 
+/** PostgreSQL's unique_violation (SQLSTATE 23505) on the named constraint. */
+function isUniqueViolation(error: unknown, constraint: string): boolean {
+  const details = error as { code?: unknown; constraint?: unknown } | null;
+  return details?.code === '23505' && details.constraint === constraint;
+}
+
 /** Counts shown in API summaries, read from the customers and usage capabilities. */
 export type SummaryCounts = (apiIds: string[]) => Promise<Map<string, { customers: number; monthRequests: number }>>;
 /** Called inside the transaction of a change to an API's price or limits (customers make new usage policies). */
@@ -176,7 +182,24 @@ export class ApiService {
       if (problem) return fail('validation', slugReasons[problem], [{ location: 'body.slug', message: slugReasons[problem], value: input.slug }]);
     }
     const secret = newSdkSecret();
-    const result = await this.db.transaction().execute(async (trx) => {
+    // Two creates at once can both find a slug free; the unique index then refuses the second
+    // insert, which answered 500. A chosen slug answers 409 as if found taken; a generated one is
+    // made again and takes the next free candidate.
+    let result: Result<ApiRow> | undefined;
+    for (let attempt = 1; !result; attempt++) {
+      try {
+        result = await this.#insert(caller, workspaceId, input, requested, secret);
+      } catch (error) {
+        if (!isUniqueViolation(error, 'apis_slug_key') || attempt >= 5) throw error;
+        if (requested) result = fail('slug_taken', slugReasons.taken, [{ location: 'body.slug', message: slugReasons.taken, value: input.slug }]);
+      }
+    }
+    if (!result.ok) return result;
+    return ok({ api: this.toApiOut(result.value, role), secret });
+  }
+
+  #insert(caller: Caller, workspaceId: string, input: { name: string; preset: PresetName; api_base_url?: string; slug?: string }, requested: string | undefined, secret: string): Promise<Result<ApiRow>> {
+    return this.db.transaction().execute(async (trx) => {
       const slug = requested || (await this.#freeSlug(trx, input.name));
       if (requested && (await q.slugTaken(trx, requested))) {
         return fail<ApiRow>('slug_taken', slugReasons.taken, [{ location: 'body.slug', message: slugReasons.taken, value: input.slug }]);
@@ -218,8 +241,6 @@ export class ApiService {
       });
       return ok(row);
     });
-    if (!result.ok) return result;
-    return ok({ api: this.toApiOut(result.value, role), secret });
   }
 
   async listSummaries(caller: Caller, workspaceId: string) {

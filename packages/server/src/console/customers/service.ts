@@ -330,6 +330,9 @@ export class CustomerService {
     const { api } = await this.apis.access(caller, apiId, 'editor');
     const actor = actorOf(caller);
     return this.db.transaction().execute(async (trx) => {
+      // Locked before looking: two first calls at once both found no test customer, and the
+      // second insert hit the one-test-customer index (500); a top-up could also be posted twice.
+      await q.lockApi(trx, apiId);
       let customer = await q.findTestCustomer(trx, apiId);
       if (!customer) {
         const created = await this.createInTransaction(trx, api, { name: 'Test customer', email: `test@${api.slug}.invalid`, status: 'active', isTest: true }, actor);

@@ -3,7 +3,8 @@ import { Body, Timestamp } from '../common-schemas.js';
 
 const Int64 = (options: object = {}) => Type.Integer({ minimum: -9007199254740991, maximum: 9007199254740991, ...options });
 const fields = {
-  name: Type.String({ minLength: 1, maxLength: 60 }),
+  // Names are stored trimmed: "   " passed minLength 1 and was stored empty, below the bound.
+  name: Type.String({ minLength: 1, maxLength: 60, pattern: '\\S' }),
   price_monthly_cents: Type.Integer({ minimum: 0, maximum: 1000000 }),
   active: Type.Optional(Type.Boolean()),
   credit_micro: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000000000, description: 'credit added on every paid invoice' })),
@@ -17,7 +18,14 @@ const fields = {
 
 // Spec 2.3. Updates take the same fields, each optional.
 export const PlanFields = Body(fields);
-export const PlanUpdateFields = Body({ ...fields, name: Type.Optional(fields.name), price_monthly_cents: Type.Optional(fields.price_monthly_cents) });
+// No default on update: with the create default, ajv filled in visibility "public" on every PATCH
+// that left it out, turning private plans public.
+export const PlanUpdateFields = Body({
+  ...fields,
+  name: Type.Optional(fields.name),
+  price_monthly_cents: Type.Optional(fields.price_monthly_cents),
+  visibility: Type.Optional(Type.Union([Type.Literal('public'), Type.Literal('private')])),
+});
 export const PlanOut = Type.Object({
   id: Type.String(),
   name: Type.String(),
