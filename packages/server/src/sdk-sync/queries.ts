@@ -111,7 +111,7 @@ export async function insertReceipts(trx: Trx, apiId: string, rows: ReceiptRow[]
   const result = await sql<{ idempotency_key: string }>`
     insert into usage_receipts (api_id, idempotency_key, api_key_id, usage_policy_id, status_code, count, period_start, received_at)
     select ${apiId}, r.* , ${at}::timestamptz from unnest(
-      ${rows.map((r) => r.idempotency_key)}::uuid[], ${rows.map((r) => r.api_key_id)}::uuid[], ${rows.map((r) => r.usage_policy_id)}::uuid[],
+      ${rows.map((r) => r.idempotency_key)}::text[], ${rows.map((r) => r.api_key_id)}::uuid[], ${rows.map((r) => r.usage_policy_id)}::uuid[],
       ${rows.map((r) => r.status_code)}::int[], ${rows.map((r) => r.count)}::bigint[], ${rows.map((r) => r.period_start.toISOString())}::timestamptz[]
     ) as r
     on conflict (api_id, idempotency_key) do nothing
@@ -124,7 +124,7 @@ export function receiptsByKeys(trx: Trx, apiId: string, keys: string[]) {
     .selectFrom('usage_receipts')
     .select(['idempotency_key', 'api_key_id', 'usage_policy_id', 'status_code', 'count', 'period_start'])
     .where('api_id', '=', apiId)
-    .where(sql<boolean>`idempotency_key = any(${keys}::uuid[])`)
+    .where(sql<boolean>`idempotency_key = any(${keys}::text[])`)
     .execute();
 }
 

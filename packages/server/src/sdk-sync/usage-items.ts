@@ -2,6 +2,8 @@ import { MAX_USAGE_COUNT, type UsageResult } from '@gatehouse/protocol';
 import { DAY, HOUR } from '../platform/clock.js';
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+// Journals from before SDK 2.5 keep their old keys (wire protocol section 4): any short token.
+const LEGACY_KEY = /^[A-Za-z0-9._:-]{1,128}$/;
 // YYYY-MM-DDTHH:00:00Z, or +00:00 from migrated journals (wire protocol section 4).
 const HOUR_STAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:00:00(?:\.0+)?(?:Z|\+00:00)$/;
 
@@ -35,7 +37,7 @@ export function parseUsageItem(raw: unknown, now: Date): ParsedItem {
   const item = (raw && typeof raw === 'object' ? raw : {}) as Record<string, unknown>;
   const key = typeof item.idempotency_key === 'string' ? item.idempotency_key : '';
   const reject = (detail: string): ParsedItem => ({ ok: false, result: { idempotency_key: key, status: 'rejected', detail } });
-  if (!UUID.test(key)) return reject('idempotency_key must be a UUID');
+  if (!UUID.test(key) && !LEGACY_KEY.test(key)) return reject('idempotency_key must be a UUID (or an older SDK key of up to 128 letters, digits and ._:-)');
   if (typeof item.api_key_id !== 'string' || !UUID.test(item.api_key_id)) return reject('api_key_id must be a UUID');
   const policy = item.usage_policy_id;
   if (policy !== undefined && policy !== null && (typeof policy !== 'string' || !UUID.test(policy))) return reject('usage_policy_id must be a UUID when present');
@@ -55,7 +57,7 @@ export function parseUsageItem(raw: unknown, now: Date): ParsedItem {
   return {
     ok: true,
     item: {
-      idempotencyKey: key.toLowerCase(),
+      idempotencyKey: UUID.test(key) ? key.toLowerCase() : key,
       answerKey: key,
       apiKeyId: item.api_key_id.toLowerCase(),
       usagePolicyId: typeof policy === 'string' ? policy.toLowerCase() : null,

@@ -242,3 +242,19 @@ test('creating an API takes the editor role; a viewer gets 403, another workspac
   const stranger = await signUp(t, { name: 'Other Owner' });
   assert.equal((await create({ name: 'Stranger Made' }, stranger.client)).status, 404);
 });
+
+test('api_base_url is an http(s) address or empty: a javascript: or ftp: address is refused', async () => {
+  assert.equal((await create({ name: 'Empty base', api_base_url: '' })).status, 200);
+  assert.equal((await create({ name: 'Plain http base', api_base_url: 'http://localhost:3000' })).status, 200);
+  for (const bad of ['javascript:alert(1)', 'ftp://example.com/x', 'example.com']) {
+    assertRefusedAt(await create({ name: 'Bad base', api_base_url: bad }), 'body.api_base_url');
+  }
+});
+
+test('the slug check takes the slug as creation would: trimmed and in lower case', async () => {
+  const check = await owner.client.get('/slugs/Mixed-Case-Slug');
+  assert.deepEqual(check.body, { slug: 'mixed-case-slug', available: true });
+  const created = await create({ name: 'Mixed', slug: 'Mixed-Case-Slug' });
+  assert.equal(created.body.api.slug, 'mixed-case-slug');
+  assert.deepEqual((await owner.client.get('/slugs/MIXED-case-slug')).body, { slug: 'mixed-case-slug', available: false, reason: 'another API uses this name' });
+});

@@ -212,7 +212,8 @@ test('usage: bad items are rejected one by one with a detail, the good ones in t
     'count as a string': { ...base, idempotency_key: randomUUID(), count: '5' },
     'count null': { ...base, idempotency_key: randomUUID(), count: null },
     'count 2^53': { ...base, idempotency_key: randomUUID(), count: 2 ** 53 },
-    'idempotency_key not a uuid': { ...base, idempotency_key: 'not-a-uuid' },
+    // Older SDK journals keep non-UUID keys (accepted, see below); one with a space is no key at all.
+    'idempotency_key neither a uuid nor an older key': { ...base, idempotency_key: 'not a uuid' },
   };
   const items = [good, ...Object.values(bad)] as { idempotency_key: unknown }[];
   const answer = await sdkRequest(t, a.api.secret, 'POST', '/sdk/v1/usage', { items });
@@ -337,4 +338,24 @@ test('usage: a report body over 1 MB is accepted', async () => {
   const results = assertWireUsageAnswer(answer.text, items).results;
   assert.equal(results.filter((r: any) => r.status === 'accepted').length, 1000);
   assert.equal((await customerDetail(x.api, x.customer.id)).month_requests, 1000);
+});
+
+test('a key from a pre-2.5 SDK journal (not a UUID) is accepted once, echoed as sent, and a replay is a duplicate', async () => {
+  const api = await createApi(t, { name: 'Legacy journal' }, owner);
+  const customer = await createCustomer(t, api);
+  const key = await createKey(api, customer.id);
+  const snapshot = await getWireSnapshot(t, api.secret);
+  const policy = customerIn(snapshot.body, customer.id).usage_policy_id;
+  const legacy = 'journal-2024.11:000042_Ab';
+  const item = { ...usageItem(key.id, policy, 200, 3, t.clock.now()), idempotency_key: legacy };
+  const first = await postWireUsage(t, api.secret, [item]);
+  assert.deepEqual(first, [{ idempotency_key: legacy, status: 'accepted' }]);
+  const again = await postWireUsage(t, api.secret, [item]);
+  assert.deepEqual(again, [{ idempotency_key: legacy, status: 'duplicate' }]);
+  assert.equal((await customerDetail(api, customer.id)).month_requests, 3);
+  // Longer than 128 characters, or with other characters, is not a key any SDK wrote.
+  for (const bad of ['x'.repeat(129), 'has space', 'ünïcode']) {
+    const answer = await postWireUsage(t, api.secret, [{ ...item, idempotency_key: bad }]);
+    assert.equal(answer[0]!.status, 'rejected', bad);
+  }
 });

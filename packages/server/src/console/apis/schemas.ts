@@ -104,14 +104,14 @@ const ApiName = Type.String({ minLength: 1, maxLength: 80, pattern: '\\S' });
 export const CreateAPIInBody = Body({
   name: ApiName,
   preset: Type.Union([Type.Literal('payg'), Type.Literal('free'), Type.Literal('subscriptions')], { default: 'payg' }),
-  api_base_url: Type.Optional(Type.String({ maxLength: 300 })),
+  api_base_url: Type.Optional(WebUrl),
   slug: Type.Optional(Type.String({ maxLength: 40, description: 'generated from the name when empty' })),
 });
 export const CreatedAPIBody = Type.Object({ api: ApiOut, secret: Type.String({ description: 'the SDK secret key' }) });
 
 export const UpdateAPIInBody = Body({
   accent_color: Type.Optional(Type.String({ maxLength: 7, pattern: '^#[0-9a-fA-F]{6}$' })),
-  api_base_url: Type.Optional(Type.String({ maxLength: 300 })),
+  api_base_url: Type.Optional(WebUrl),
   auto_recharge_allowed: Type.Optional(Type.Boolean()),
   billable_status_codes: Type.Optional(Type.Array(StatusCode, { maxItems: 40, uniqueItems: true })),
   docs_url: Type.Optional(WebUrl),

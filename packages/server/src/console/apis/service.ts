@@ -157,7 +157,9 @@ export class ApiService {
     };
   }
 
-  async checkSlug(slug: string): Promise<{ slug: string; available: boolean; reason?: string }> {
+  /** The slug as creation would take it (trimmed, lower case), and whether it is free. */
+  async checkSlug(raw: string): Promise<{ slug: string; available: boolean; reason?: string }> {
+    const slug = raw.trim().toLowerCase();
     const problem = slugProblem(slug);
     if (problem) return { slug, available: false, reason: slugReasons[problem] };
     if (await q.slugTaken(this.db, slug)) return { slug, available: false, reason: slugReasons.taken };
@@ -403,6 +405,11 @@ export class ApiService {
       .returning('snapshot_stamped_at')
       .executeTakeFirstOrThrow();
     return row.snapshot_stamped_at!;
+  }
+
+  /** Locks an API's row for the rest of the transaction: creations that count against its limits take turns. */
+  async lockForUpdate(trx: Trx, apiId: string): Promise<void> {
+    await trx.selectFrom('apis').select('id').where('id', '=', apiId).forUpdate().execute();
   }
 
   async markFirstUsage(trx: Trx, apiId: string, at: Date) {

@@ -14,10 +14,6 @@ export function findCustomer(db: Executor, apiId: string, customerId: string) {
 }
 
 /** Holds the API row until the transaction ends: customer creation and the test key queue on it. */
-export async function lockApi(trx: Trx, apiId: string) {
-  await trx.selectFrom('apis').select('id').where('id', '=', apiId).forUpdate().execute();
-}
-
 export function findTestCustomer(db: Executor, apiId: string) {
   return db.selectFrom('customers').selectAll().where('api_id', '=', apiId).where('is_test', '=', true).executeTakeFirst();
 }

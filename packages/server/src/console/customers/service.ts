@@ -121,7 +121,7 @@ export class CustomerService {
    * count against the platform plan's max_customers (the API row is locked while counting).
    */
   async createInTransaction(trx: Trx, api: ApiRow, input: { name: string; email: string; status: CustomerStatus; isTest: boolean }, actor: Actor): Promise<Result<CustomerRow>> {
-    await trx.selectFrom('apis').select('id').where('id', '=', api.id).forUpdate().execute();
+    await this.apis.lockForUpdate(trx, api.id);
     if (!input.isTest) {
       const limit = this.apis.platformPlans.get(api.platform_plan).max_customers;
       if ((await q.countRealCustomers(trx, api.id)) >= limit) return fail('plan_limit', `The ${api.platform_plan} plan allows ${limit} customers`);
@@ -332,7 +332,7 @@ export class CustomerService {
     return this.db.transaction().execute(async (trx) => {
       // Locked before looking: two first calls at once both found no test customer, and the
       // second insert hit the one-test-customer index (500); a top-up could also be posted twice.
-      await q.lockApi(trx, apiId);
+      await this.apis.lockForUpdate(trx, apiId);
       let customer = await q.findTestCustomer(trx, apiId);
       if (!customer) {
         const created = await this.createInTransaction(trx, api, { name: 'Test customer', email: `test@${api.slug}.invalid`, status: 'active', isTest: true }, actor);
