@@ -1,7 +1,8 @@
 // Runs every test file with node:test through tsx: first on embedded PGlite, then, when
 // TEST_DATABASE_URL is set, again on that PostgreSQL (DESIGN section 10).
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 function testFiles(dir) {
@@ -24,13 +25,17 @@ const files = readdirSync('packages')
   .sort();
 
 const databases = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
+// One migrated PGlite data directory for the whole run: loading it beats initdb in every file.
+const template = join(mkdtempSync(join(tmpdir(), 'gh-pglite-')), 'template.tar');
+const made = spawnSync(process.execPath, ['--import', 'tsx', 'packages/server/test/support/make-pglite-template.ts', template], { stdio: 'inherit' });
+if (made.status !== 0) process.exit(1);
 let failed = false;
 for (const db of databases) {
   console.log(`\n=== ${files.length} test files on ${db} ===`);
   const result = spawnSync(
     process.execPath,
-    ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=120000', ...files],
-    { stdio: 'inherit', env: { ...process.env, GH_TEST_DB: db } },
+    ['--import', 'tsx', '--test', `--test-concurrency=${process.env.GH_TEST_CONCURRENCY ?? 3}`, '--test-timeout=120000', ...files],
+    { stdio: 'inherit', env: { ...process.env, GH_TEST_DB: db, GH_PGLITE_TEMPLATE: template } },
   );
   if (result.status !== 0) failed = true;
 }

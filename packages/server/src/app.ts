@@ -145,6 +145,16 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   app.addHook('onRequest', async (request) => {
     request.face = classifyHost(request.headers.host, config.consoleHost, config.portalDomain);
   });
+  // Graceful shutdown: connections idle at close are closed at once, but one busy with a request
+  // would stay open for the keep-alive timeout after answering. Answers sent while closing say
+  // `Connection: close`, so the client hangs up and the process can exit.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing) reply.header('connection', 'close');
+  });
   app.addHook('onResponse', async (request, reply) => {
     const labels = { route: request.routeOptions.url ?? 'unmatched', method: request.method, status: String(reply.statusCode) };
     services.metrics.requests.inc(labels);

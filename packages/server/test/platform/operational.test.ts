@@ -77,5 +77,6 @@ test('stopping the app lets a request in flight finish', async () => {
   const closing = other.close();
   const answer = await inFlight;
   assert.equal(answer.status, 401, 'the login (an argon2 check) completed with its real answer');
+  assert.equal(answer.headers.get('connection'), 'close', 'the client is told to hang up, so shutdown does not wait for keep-alive');
   await closing;
 });

@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { createServer, type AddressInfo } from 'node:net';
 import { mkdtempSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -28,7 +29,10 @@ async function freePort(): Promise<number> {
 /** A fresh database: in-memory PGlite, or a new schema in the test PostgreSQL. */
 async function freshDatabase(): Promise<{ database: DatabaseHandle; drop: () => Promise<void> }> {
   if (testDatabaseKind === 'pglite') {
-    const database = await openDatabase({ url: null });
+    // The runner makes one migrated data directory per run; loading it is ~5x faster than initdb.
+    const template = process.env.GH_PGLITE_TEMPLATE;
+    const dump = template ? new Blob([await readFile(template)]) : undefined;
+    const database = await openDatabase({ url: null, ...(dump ? { pgliteDump: dump } : {}) });
     return { database, drop: async () => {} };
   }
   const url = process.env.TEST_DATABASE_URL;

@@ -34,6 +34,8 @@ export interface DatabaseOptions {
   url: string | null;
   /** PGlite data directory; null keeps it in memory. */
   pgliteDir?: string | null;
+  /** A PGlite data directory dump to start from (tests start from one migrated copy). */
+  pgliteDump?: Blob;
   /** PostgreSQL schema to work in (tests isolate themselves this way). */
   schema?: string;
   poolSize?: number;
@@ -50,7 +52,10 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
     return { db, kind: 'postgres', close: () => db.destroy() };
   }
   const { PGlite } = await import('@electric-sql/pglite');
-  const pglite = await PGlite.create(options.pgliteDir ?? undefined, { parsers: { 1082: (value: string) => value } });
+  const pglite = await PGlite.create(options.pgliteDir ?? undefined, {
+    parsers: { 1082: (value: string) => value },
+    ...(options.pgliteDump ? { loadDataDir: options.pgliteDump } : {}),
+  });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
   return { db, kind: 'pglite', close: () => db.destroy() };
 }
