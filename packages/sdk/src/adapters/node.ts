@@ -1,0 +1,25 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Meter } from '../meter.js';
+import { admitNode, finishOnEnd, sendDenial } from './shared.js';
+
+/**
+ * Wraps a node:http handler: denied requests are answered here, admitted ones reach the handler
+ * with `req.gatehouse` set. A handler that throws is answered 500 and recorded as 500.
+ * @example
+ * http.createServer(withMeter(meter, (req, res) => res.end(`hello ${req.gatehouse!.id}`)));
+ */
+export function withMeter(meter: Meter, handler: (req: IncomingMessage, res: ServerResponse) => unknown) {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const decision = await admitNode(meter, req);
+    if (!decision.ok) return sendDenial(res, decision);
+    req.gatehouse = decision.customer;
+    finishOnEnd(res, decision);
+    try {
+      await handler(req, res);
+    } catch (error) {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      if (!res.writableEnded) res.end(JSON.stringify({ error: 'internal_error' }));
+      throw error;
+    }
+  };
+}

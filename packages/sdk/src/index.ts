@@ -1,0 +1,5 @@
+export { createMeter, Meter, type AdmitInput } from './meter.js';
+export type { MeterOptions } from './options.js';
+export type { Admission, Admitted, Denied, Decision, DenialReason, MeteredCustomer } from './decision.js';
+export type { MeterMetrics } from './metrics.js';
+export { AuthorizationError, TerminalReportError, TransientError } from './control-client.js';

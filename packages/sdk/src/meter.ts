@@ -1,0 +1,303 @@
+import { createHash } from 'node:crypto';
+import { isWellFormedApiKey, type VerifyBody } from '@gatehouse/protocol';
+import { AuthorizationError, ControlClient } from './control-client.js';
+import { deny, type Admission, type Decision, type Denied, type DenialReason } from './decision.js';
+import { prometheusText, type MeterMetrics } from './metrics.js';
+import { resolveOptions, type MeterOptions, type ResolvedOptions } from './options.js';
+import { gcraTake } from './rate-limiter.js';
+import { MeterState, toView, type CustomerView } from './state.js';
+import { DeadLetters } from './usage/dead-letters.js';
+import { Journal } from './usage/journal.js';
+import { Recorder } from './usage/recorder.js';
+import { Reporter } from './usage/reporter.js';
+
+export interface AdmitInput {
+  /** The API key the customer sent (the value of the key header), if any. */
+  key: string | null | undefined;
+  /** The client's address, for logs and abuse guards. */
+  clientAddress?: string;
+}
+
+const secondsUntil = (ms: number) => String(Math.max(1, Math.ceil(ms / 1000)));
+
+/**
+ * Meters an API: decides every request locally from a snapshot of customers and keys, and reports
+ * usage so Gatehouse's balances stay exact. Build one per process with `createMeter`.
+ */
+export class Meter {
+  readonly options: ResolvedOptions;
+  readonly state = new MeterState();
+  readonly #client: ControlClient;
+  readonly #journal: Journal;
+  readonly #recorder: Recorder;
+  readonly #reporter: Reporter;
+  readonly #deadLetters: DeadLetters;
+  readonly #negative = new Map<string, number>();
+  readonly #verifying = new Map<string, Promise<VerifyBody | null>>();
+  readonly #admissions: Record<string, number> = {};
+  #syncing: Promise<void> | null = null;
+  #etag: string | null = null;
+  #authorizationInvalid = false;
+  #verifyLookups = 0;
+  #timers: NodeJS.Timeout[] = [];
+  #deliverSoon = false;
+  #closed = false;
+  /** Resolves once the journal is recovered and a first snapshot was tried. */
+  readonly ready: Promise<void>;
+
+  constructor(options: MeterOptions) {
+    this.options = resolveOptions(options);
+    const onError = this.options.onError;
+    this.#client = new ControlClient(this.options);
+    this.#journal = new Journal(this.options.journalDir, onError);
+    this.#recorder = new Recorder(this.#journal);
+    this.#deadLetters = new DeadLetters(this.options.journalDir);
+    this.#reporter = new Reporter(this.#client, this.#recorder, this.#journal, this.#deadLetters, {
+      onAcknowledged: (bucket) => {
+        const local = this.state.localOf(bucket.customerId);
+        local.unackedMicro -= bucket.chargeMicro;
+        if (bucket.chargeMicro) local.acked.push({ amount: bucket.chargeMicro, at: this.options.now() });
+      },
+      onRejected: (bucket) => {
+        this.state.localOf(bucket.customerId).unackedMicro -= bucket.chargeMicro;
+      },
+      onAuthorizationInvalid: () => (this.#authorizationInvalid = true),
+      now: this.options.now,
+    });
+    this.ready = this.#start();
+    this.ready.catch(onError);
+  }
+
+  async #start(): Promise<void> {
+    // Usage a previous process journaled and never delivered: held again, and sent first.
+    for (const bucket of this.#recorder.recover(await this.#journal.open())) {
+      this.state.localOf(bucket.customerId).unackedMicro += bucket.chargeMicro;
+    }
+    await this.sync().catch((error: Error) => this.options.onError(error));
+    if (this.#closed) return;
+    this.#timers.push(setInterval(() => void this.sync().catch((e: Error) => this.options.onError(e)), this.options.syncIntervalMs));
+    this.#timers.push(setInterval(() => void this.flush().catch((e: Error) => this.options.onError(e)), this.options.reportIntervalMs));
+    for (const timer of this.#timers) timer.unref();
+    if (this.#recorder.pendingRequests > 0) void this.flush().catch((e: Error) => this.options.onError(e));
+  }
+
+  /** Fetches the snapshot now (single flight). A 401/403 marks the secret invalid until a fetch succeeds. */
+  sync(): Promise<void> {
+    this.#syncing ??= (async () => {
+      const startedAt = this.options.now();
+      try {
+        const fetched = await this.#client.snapshot(this.state.loaded ? this.#etag : null);
+        this.#authorizationInvalid = false;
+        if (!fetched) {
+          this.state.confirmedAt = startedAt; // 304: what we hold is current as of the request
+          return;
+        }
+        if (this.state.apply(fetched.body, startedAt, this.options.now())) {
+          this.state.confirmedAt = Date.parse(fetched.body.generated_at);
+          this.#etag = fetched.etag;
+        }
+      } catch (error) {
+        if (error instanceof AuthorizationError) this.#authorizationInvalid = true;
+        throw error;
+      }
+    })().finally(() => (this.#syncing = null));
+    return this.#syncing;
+  }
+
+  #decide(outcome: Decision['outcome'], status: number, customerId: string | null) {
+    this.#admissions[outcome] = (this.#admissions[outcome] ?? 0) + 1;
+    this.options.onDecision?.({ outcome, status, customerId, at: this.options.now() });
+  }
+
+  #deny(status: Denied['status'], reason: DenialReason, customerId: string | null, headers?: Record<string, string>): Denied {
+    this.#decide(reason, status, customerId);
+    return deny(status, reason, headers);
+  }
+
+  /** Looks up a hash missing from the snapshot once, however many requests carry it. */
+  #verify(hash: string): Promise<VerifyBody | null> {
+    let pending = this.#verifying.get(hash);
+    if (!pending) {
+      this.#verifyLookups++;
+      pending = this.#client
+        .verify(hash)
+        .catch((error: Error) => {
+          if (error instanceof AuthorizationError) this.#authorizationInvalid = true;
+          this.options.onError(error);
+          return null;
+        })
+        .finally(() => this.#verifying.delete(hash));
+      this.#verifying.set(hash, pending);
+    }
+    return pending;
+  }
+
+  #rememberUnknown(hash: string) {
+    if (this.#negative.size >= this.options.negativeCacheSize) this.#negative.delete(this.#negative.keys().next().value as string);
+    this.#negative.set(hash, this.options.now() + this.options.negativeCacheTtlMs);
+  }
+
+  /**
+   * Decides one request: 401 unknown key, 503 data too old or unavailable, 403 suspended or pending,
+   * 429 rate, quota or platform limit, 402 out of credit; otherwise admits it and reserves its
+   * share of every limit. Call `finish(status)` on the answer.
+   */
+  async admit(input: AdmitInput): Promise<Admission> {
+    const key = input.key;
+    if (!key) return this.#deny(401, 'missing_key', null);
+    // Keys of spec 4.4 carry a checksum: a mistyped key is refused without asking anyone.
+    if (/^[a-z][a-z0-9]{1,9}_/.test(key) && !isWellFormedApiKey(key)) return this.#deny(401, 'invalid_key', null);
+    if (!this.state.loaded) {
+      await this.ready;
+      if (!this.state.loaded) await this.sync().catch(() => undefined);
+      if (!this.state.loaded) return this.#deny(503, 'unavailable', null, { 'retry-after': '5' });
+    }
+    const now = this.options.now();
+    if (this.#authorizationInvalid) return this.#deny(503, 'unavailable', null, { 'retry-after': '5' });
+    const age = now - this.state.confirmedAt;
+    if (age > this.options.maxStaleMs || (age > this.options.staleAfterMs && !this.options.failOpen)) {
+      return this.#deny(503, 'stale_snapshot', null, { 'retry-after': '5' });
+    }
+    const hash = createHash('sha256').update(key).digest('hex');
+    let entry = this.state.keys.get(hash);
+    if (!entry) {
+      const until = this.#negative.get(hash);
+      if (until !== undefined && until > now) return this.#deny(401, 'invalid_key', null);
+      const verified = await this.#verify(hash);
+      if (!verified) return this.#deny(503, 'unavailable', null, { 'retry-after': '5' });
+      if (!verified.valid) {
+        this.#rememberUnknown(hash);
+        return this.#deny(401, 'invalid_key', null);
+      }
+      entry = { keyId: verified.key_id, customerId: verified.customer.id };
+      this.state.keys.set(hash, entry);
+      if (!this.state.customers.has(entry.customerId)) {
+        this.state.customers.set(entry.customerId, toView(verified.customer));
+        const local = this.state.localOf(entry.customerId);
+        local.monthCount = Math.max(local.monthCount, verified.customer.month_requests);
+      }
+    }
+    let customer = this.state.customers.get(entry.customerId);
+    if (!customer) return this.#deny(401, 'invalid_key', null);
+    if (customer.status !== 'active') return this.#deny(403, customer.status === 'pending' ? 'pending' : 'suspended', customer.id);
+    if (customer.policyValidUntil <= now) {
+      // An expired policy is refreshed before anything is admitted under it.
+      await this.sync().catch(() => undefined);
+      customer = this.state.customers.get(entry.customerId);
+      if (!customer || customer.policyValidUntil <= this.options.now()) return this.#deny(503, 'policy_expired', entry.customerId, { 'retry-after': '5' });
+    }
+    return this.#reserve(customer, entry.keyId, now);
+  }
+
+  #reserve(customer: CustomerView, keyId: string, now: number): Admission {
+    const local = this.state.localOf(customer.id);
+    const platform = this.state.platform;
+    if (customer.rps > 0) {
+      const taken = gcraTake(local.gcra, customer.rps, now);
+      if (!taken.ok) return this.#deny(429, 'rate_limited', customer.id, { 'retry-after': secondsUntil(taken.retryAfterMs) });
+    }
+    if (customer.quota !== null && local.monthCount >= customer.quota) {
+      return this.#deny(429, 'quota_exceeded', customer.id, { 'retry-after': secondsUntil(this.state.periodEnd - now) });
+    }
+    if (platform.hardCap && platform.count >= platform.limit) {
+      return this.#deny(429, 'platform_limit', customer.id, { 'retry-after': secondsUntil(this.state.periodEnd - now) });
+    }
+    const hold = customer.billingModel !== 'none' && customer.price > 0 ? customer.price : 0;
+    if (hold > 0 && this.state.available(customer, local) < hold) return this.#deny(402, 'insufficient_credit', customer.id);
+    // Everything is checked before anything is taken, so a refusal reserves nothing.
+    local.monthCount += 1;
+    platform.count += 1;
+    local.inflightMicro += hold;
+    this.#decide('admitted', 200, customer.id);
+    let finished = false;
+    const price = customer.price;
+    const policyId = customer.policyId;
+    return {
+      ok: true,
+      customer: { id: customer.id, keyId, status: 'active', balanceMicro: customer.balance, pricePerRequestMicro: price, billingModel: customer.billingModel },
+      finish: (status: number) => {
+        if (finished) return;
+        finished = true;
+        local.inflightMicro -= hold;
+        const code = Number.isInteger(status) && status >= 100 && status <= 599 ? status : 500;
+        const charge = this.state.billable.has(code) && customer.billingModel !== 'none' ? price : 0;
+        local.unackedMicro += charge;
+        this.#recorder.record({ keyId, policyId, status: code, at: now, chargeMicro: charge, customerId: customer.id });
+        if (this.#recorder.pendingRequests >= this.options.batchRequests && !this.#deliverSoon) {
+          this.#deliverSoon = true;
+          setImmediate(() => {
+            this.#deliverSoon = false;
+            void this.flush().catch((e: Error) => this.options.onError(e));
+          });
+        }
+      },
+    };
+  }
+
+  /** Delivers every recorded request now. Rejects when Gatehouse cannot be reached (usage stays queued). */
+  flush(): Promise<void> {
+    return this.#reporter.deliver();
+  }
+
+  /** Sends dead-lettered usage again; returns how many Gatehouse took and how many are still set aside. */
+  async replayDeadLetters(): Promise<{ delivered: number; remaining: number }> {
+    const letters = await this.#deadLetters.list();
+    const remaining = [];
+    let delivered = 0;
+    for (let i = 0; i < letters.length; i += 500) {
+      const chunk = letters.slice(i, i + 500);
+      let results;
+      try {
+        results = await this.#client.usage(chunk.map((l) => l.item));
+      } catch (error) {
+        remaining.push(...chunk.map((l) => ({ ...l, detail: (error as Error).message })));
+        continue;
+      }
+      const byKey = new Map(results.map((r) => [r.idempotency_key, r]));
+      for (const letter of chunk) {
+        const result = byKey.get(letter.item.idempotency_key);
+        if (result && (result.status === 'accepted' || result.status === 'duplicate')) delivered++;
+        else remaining.push({ ...letter, detail: result?.detail ?? letter.detail });
+      }
+    }
+    await this.#deadLetters.replace(remaining);
+    return { delivered, remaining: remaining.length };
+  }
+
+  metrics(): MeterMetrics {
+    return {
+      admissions: { ...this.#admissions },
+      snapshotAgeMs: this.state.loaded ? this.options.now() - this.state.confirmedAt : null,
+      queueDepth: this.#recorder.pendingRequests,
+      deadLetters: this.#reporter.deadLettered,
+      reportFailures: this.#reporter.failures,
+      verifyLookups: this.#verifyLookups,
+    };
+  }
+
+  /** The metrics in Prometheus text format, to serve from your own /metrics. */
+  prometheus(): string {
+    return prometheusText(this.metrics());
+  }
+
+  /** Stops the timers, delivers what it can, and closes the journal (what is left stays in it). */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#timers.forEach(clearInterval);
+    await this.ready.catch(() => undefined);
+    await this.flush().catch((error: Error) => this.options.onError(error));
+    await this.#journal.close();
+  }
+}
+
+/**
+ * Builds a meter. Options are checked now; the first snapshot is fetched in the background.
+ * @example
+ * const meter = createMeter({ secret: process.env.GATEHOUSE_SECRET_KEY });
+ * const d = await meter.admit({ key: req.headers['x-api-key'] });
+ * if (!d.ok) return res.writeHead(d.status, d.headers).end(JSON.stringify(d.body));
+ * res.on('finish', () => d.finish(res.statusCode));
+ */
+export function createMeter(options: MeterOptions = {}): Meter {
+  return new Meter(options);
+}

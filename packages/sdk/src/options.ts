@@ -1,0 +1,84 @@
+import type { Decision } from './decision.js';
+
+/** Everything a meter can be told. Each option is checked when the meter is built. */
+export interface MeterOptions {
+  /** The API's SDK secret (`mas_…`). @default process.env.GATEHOUSE_SECRET_KEY */
+  secret?: string;
+  /** Where Gatehouse runs; a path prefix is kept. @default process.env.GATEHOUSE_BASE_URL ?? 'http://localhost:8080' */
+  baseUrl?: string;
+  /** The request header customers send their key in (adapters read it). @default 'x-api-key' */
+  keyHeader?: string;
+  /** How often the snapshot is fetched again. @default 30_000 */
+  syncIntervalMs?: number;
+  /** How often recorded usage is delivered (sooner when `batchRequests` are waiting). @default 5_000 */
+  reportIntervalMs?: number;
+  /** Deliver as soon as this many requests are waiting. @default 500 */
+  batchRequests?: number;
+  /** Past this snapshot age, requests get 503 unless `failOpen`. @default 300_000 */
+  staleAfterMs?: number;
+  /** Past this snapshot age, requests get 503 even with `failOpen`. @default 900_000 */
+  maxStaleMs?: number;
+  /** Keep admitting on a snapshot older than `staleAfterMs` (never past `maxStaleMs`). @default false */
+  failOpen?: boolean;
+  /**
+   * Folder of the usage journal and dead-letter file; usage written there survives a crash.
+   * `null` keeps usage in memory only (lost if the process dies before delivery).
+   * @default '.gatehouse'
+   */
+  journalDir?: string | null;
+  /** How long an unknown key is remembered as unknown. @default 30_000 */
+  negativeCacheTtlMs?: number;
+  /** How many unknown keys are remembered at most. @default 10_000 */
+  negativeCacheSize?: number;
+  /** Timeout of each call to Gatehouse. @default 5_000 */
+  requestTimeoutMs?: number;
+  /** Called with every admission decision (for logs or metrics of your own). */
+  onDecision?: (decision: Decision) => void;
+  /** Called with background errors (sync, delivery); the meter keeps going. @default console.warn */
+  onError?: (error: Error) => void;
+  /** For tests: the fetch to use. @default globalThis.fetch */
+  fetch?: typeof fetch;
+  /** For tests: the clock, in epoch milliseconds. @default Date.now */
+  now?: () => number;
+}
+
+export type ResolvedOptions = Required<Omit<MeterOptions, 'onDecision' | 'journalDir'>> & {
+  journalDir: string | null;
+  onDecision: ((decision: Decision) => void) | null;
+};
+
+function positive(name: string, value: number, min = 1): number {
+  if (!Number.isFinite(value) || value < min) throw new TypeError(`gatehouse: ${name} must be a number >= ${min}`);
+  return value;
+}
+
+export function resolveOptions(options: MeterOptions): ResolvedOptions {
+  const secret = options.secret ?? process.env.GATEHOUSE_SECRET_KEY ?? '';
+  if (!secret.startsWith('mas_')) throw new TypeError('gatehouse: secret (or GATEHOUSE_SECRET_KEY) must be the API\'s SDK secret, starting mas_');
+  const baseUrl = (options.baseUrl ?? process.env.GATEHOUSE_BASE_URL ?? 'http://localhost:8080').replace(/\/+$/, '');
+  if (!/^https?:\/\//.test(baseUrl)) throw new TypeError('gatehouse: baseUrl must be an http(s) URL');
+  const staleAfterMs = positive('staleAfterMs', options.staleAfterMs ?? 300_000);
+  const maxStaleMs = positive('maxStaleMs', options.maxStaleMs ?? 900_000);
+  if (maxStaleMs < staleAfterMs) throw new TypeError('gatehouse: maxStaleMs must be at least staleAfterMs');
+  const keyHeader = (options.keyHeader ?? 'x-api-key').toLowerCase();
+  if (!/^[!#$%&'*+.^_`|~0-9a-z-]+$/.test(keyHeader)) throw new TypeError('gatehouse: keyHeader must be a header name');
+  return {
+    secret,
+    baseUrl,
+    keyHeader,
+    syncIntervalMs: positive('syncIntervalMs', options.syncIntervalMs ?? 30_000, 100),
+    reportIntervalMs: positive('reportIntervalMs', options.reportIntervalMs ?? 5_000, 10),
+    batchRequests: positive('batchRequests', options.batchRequests ?? 500),
+    staleAfterMs,
+    maxStaleMs,
+    failOpen: options.failOpen ?? false,
+    journalDir: options.journalDir === undefined ? '.gatehouse' : options.journalDir,
+    negativeCacheTtlMs: positive('negativeCacheTtlMs', options.negativeCacheTtlMs ?? 30_000),
+    negativeCacheSize: positive('negativeCacheSize', options.negativeCacheSize ?? 10_000),
+    requestTimeoutMs: positive('requestTimeoutMs', options.requestTimeoutMs ?? 5_000, 10),
+    onDecision: options.onDecision ?? null,
+    onError: options.onError ?? ((error) => console.warn(`gatehouse: ${error.message}`)),
+    fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
+    now: options.now ?? Date.now,
+  };
+}

@@ -1,0 +1,113 @@
+import type { SnapshotBody, WireCustomer } from '@gatehouse/protocol';
+import type { Gcra } from './rate-limiter.js';
+
+export interface CustomerView {
+  id: string;
+  status: WireCustomer['status'];
+  balance: number;
+  balanceSeq: number;
+  monthRequests: number;
+  policyId: string | null;
+  policyValidUntil: number;
+  rps: number;
+  price: number;
+  quota: number | null;
+  billingModel: string;
+}
+
+/** What this process adds to a customer between snapshots: counts, rate state and credit holds. */
+export interface CustomerLocal {
+  /** Requests admitted this period, floored by the snapshot's month_requests. */
+  monthCount: number;
+  gcra: Gcra;
+  /** Prices held by requests admitted and not finished. */
+  inflightMicro: number;
+  /** Charges recorded and not yet acknowledged by Gatehouse. */
+  unackedMicro: number;
+  /** Charges acknowledged, kept until a snapshot fetched after the acknowledgement shows them. */
+  acked: { amount: number; at: number }[];
+}
+
+export function toView(c: WireCustomer): CustomerView {
+  return {
+    id: c.id,
+    status: c.status,
+    balance: c.credit_balance_micro,
+    balanceSeq: c.balance_seq ?? 0,
+    monthRequests: c.month_requests,
+    policyId: c.usage_policy_id,
+    policyValidUntil: c.policy_valid_until ? Date.parse(c.policy_valid_until) : Number.POSITIVE_INFINITY,
+    rps: c.effective.rps,
+    price: c.effective.price_per_request_micro,
+    quota: c.effective.monthly_quota ?? null,
+    billingModel: c.effective.billing_model,
+  };
+}
+
+/**
+ * The meter's picture of the world: the newest snapshot, plus local counts that survive snapshot
+ * replacement. Counts restart when the period (platform_period_end) changes.
+ */
+export class MeterState {
+  generatedAt = 0;
+  /** When Gatehouse last confirmed the snapshot is current (a 200 or a 304). */
+  confirmedAt = 0;
+  periodEnd = 0;
+  billable = new Set<number>();
+  platform = { limit: 0, hardCap: false, count: 0 };
+  keys = new Map<string, { keyId: string; customerId: string }>();
+  customers = new Map<string, CustomerView>();
+  readonly local = new Map<string, CustomerLocal>();
+
+  get loaded(): boolean {
+    return this.generatedAt > 0;
+  }
+
+  localOf(customerId: string): CustomerLocal {
+    let local = this.local.get(customerId);
+    if (!local) {
+      local = { monthCount: 0, gcra: { tat: 0 }, inflightMicro: 0, unackedMicro: 0, acked: [] };
+      this.local.set(customerId, local);
+    }
+    return local;
+  }
+
+  /**
+   * Applies a snapshot unless it is not newer than the one held (wire protocol: monotonic).
+   * `fetchStartedAt` settles acknowledged charges: a snapshot fetched after an acknowledgement
+   * already has that debit in its balance.
+   */
+  apply(body: SnapshotBody, fetchStartedAt: number, now: number): boolean {
+    const generatedAt = Date.parse(body.generated_at);
+    if (!(generatedAt > this.generatedAt)) return false;
+    const periodEnd = Date.parse(body.platform_period_end);
+    const newPeriod = periodEnd !== this.periodEnd;
+    this.generatedAt = generatedAt;
+    this.confirmedAt = now;
+    this.periodEnd = periodEnd;
+    this.billable = new Set(body.billable_status_codes);
+    this.platform = {
+      limit: body.platform_monthly_limit,
+      hardCap: body.platform_hard_cap,
+      count: newPeriod ? body.platform_monthly_used : Math.max(this.platform.count, body.platform_monthly_used),
+    };
+    const customers = new Map<string, CustomerView>();
+    for (const c of body.customers) {
+      const view = toView(c);
+      customers.set(c.id, view);
+      const local = this.localOf(c.id);
+      local.monthCount = newPeriod ? view.monthRequests : Math.max(local.monthCount, view.monthRequests);
+      local.acked = local.acked.filter((a) => a.at >= fetchStartedAt);
+    }
+    this.customers = customers;
+    this.keys = new Map(body.keys.map((k) => [k.key_hash, { keyId: k.id, customerId: k.customer_id }]));
+    return true;
+  }
+
+  /** Credit a customer can still spend: balance less every hold and unsettled charge. */
+  available(customer: CustomerView, local: CustomerLocal): number {
+    let acked = 0;
+    for (const a of local.acked) acked += a.amount;
+    return customer.balance - local.inflightMicro - local.unackedMicro - acked;
+  }
+}

@@ -1,0 +1,90 @@
+import type { UsageResult } from '@gatehouse/protocol';
+import { AuthorizationError, TerminalReportError, type ControlClient } from '../control-client.js';
+import type { DeadLetters } from './dead-letters.js';
+import type { Journal } from './journal.js';
+import { toItem, type Bucket, type Recorder } from './recorder.js';
+
+/** Items per POST, as the public SDK sends them; Gatehouse takes up to 10,000. */
+const ITEMS_PER_REPORT = 500;
+
+export interface ReporterHooks {
+  /** Gatehouse has the usage (accepted or duplicate): its charge is now in Gatehouse's ledger. */
+  onAcknowledged(bucket: Bucket): void;
+  /** Set aside as a dead letter: its hold is released. */
+  onRejected(bucket: Bucket): void;
+  onAuthorizationInvalid(): void;
+  now(): number;
+}
+
+/**
+ * Delivers sealed buckets. A terminal answer (400, 402, 409, 422) to a batch splits it in halves
+ * until the one bad item is found and set aside, so one poisoned item never blocks the rest.
+ */
+export class Reporter {
+  #running: Promise<void> | null = null;
+  failures = 0;
+  deadLettered = 0;
+
+  constructor(
+    private readonly client: ControlClient,
+    private readonly recorder: Recorder,
+    private readonly journal: Journal,
+    private readonly deadLetters: DeadLetters,
+    private readonly hooks: ReporterHooks,
+  ) {}
+
+  /** One delivery pass (coalesced with one under way). Resolves when it ends; throws on transient failure. */
+  deliver(): Promise<void> {
+    this.#running ??= this.#pass().finally(() => (this.#running = null));
+    return this.#running;
+  }
+
+  async #pass(): Promise<void> {
+    // Durable first: nothing is sent that the journal could not replay after a crash.
+    await this.journal.flush();
+    const buckets = this.recorder.seal();
+    for (let i = 0; i < buckets.length; i += ITEMS_PER_REPORT) {
+      await this.#send(buckets.slice(i, i + ITEMS_PER_REPORT));
+    }
+    if (this.recorder.idle) await this.journal.compact([]);
+  }
+
+  async #send(batch: Bucket[]): Promise<void> {
+    let results: UsageResult[];
+    try {
+      results = await this.client.usage(batch.map(toItem));
+    } catch (error) {
+      if (error instanceof TerminalReportError) {
+        if (batch.length === 1) return this.#reject(batch[0]!, error.message);
+        const half = Math.ceil(batch.length / 2);
+        await this.#send(batch.slice(0, half));
+        await this.#send(batch.slice(half));
+        return;
+      }
+      this.failures++;
+      if (error instanceof AuthorizationError) this.hooks.onAuthorizationInvalid();
+      throw error;
+    }
+    const byKey = new Map(batch.map((b) => [b.key, b]));
+    const seen = new Set<string>();
+    for (const result of results) {
+      const bucket = result && typeof result === 'object' ? byKey.get(result.idempotency_key) : undefined;
+      // A malformed or repeated entry is ignored: that bucket stays sealed and is sent again.
+      if (!bucket || seen.has(bucket.key)) continue;
+      seen.add(bucket.key);
+      if (result.status === 'accepted' || result.status === 'duplicate') {
+        this.recorder.settle(bucket.key);
+        this.hooks.onAcknowledged(bucket);
+      } else if (result.status === 'rejected') {
+        await this.#reject(bucket, typeof result.detail === 'string' ? result.detail.slice(0, 2000) : 'rejected');
+      }
+    }
+  }
+
+  async #reject(bucket: Bucket, detail: string): Promise<void> {
+    await this.deadLetters.add({ item: toItem(bucket), customerId: bucket.customerId, chargeMicro: bucket.chargeMicro, detail, at: new Date(this.hooks.now()).toISOString() });
+    this.recorder.settle(bucket.key);
+    this.deadLettered++;
+    this.hooks.onRejected(bucket);
+  }
+}
