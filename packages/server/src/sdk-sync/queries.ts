@@ -3,25 +3,28 @@ import type { Db, Trx } from '../platform/db/database.js';
 
 type Executor = Db | Trx;
 
+/** A customer as the wire shows it: the row (c), its current policy (u) and its month (m). */
+const wireCustomerColumns = [
+  'c.id',
+  'c.status',
+  'c.balance_micro',
+  'c.balance_seq',
+  sql<number>`coalesce(m.requests, 0)`.as('month_requests'),
+  'u.id as policy_id',
+  'u.rps',
+  'u.price_per_request_micro',
+  'u.monthly_quota',
+  'u.billing_model',
+  'u.source',
+] as const;
+
 /** Every customer of an API with its current policy and this month's requests, for a snapshot. */
 export function snapshotCustomers(trx: Trx, apiId: string, month: string) {
   return trx
     .selectFrom('customers as c')
     .leftJoin('usage_policies as u', 'u.id', 'c.usage_policy_id')
     .leftJoin('customer_usage_months as m', (join) => join.onRef('m.customer_id', '=', 'c.id').on('m.month', '=', month))
-    .select([
-      'c.id',
-      'c.status',
-      'c.balance_micro',
-      'c.balance_seq',
-      sql<number>`coalesce(m.requests, 0)`.as('month_requests'),
-      'u.id as policy_id',
-      'u.rps',
-      'u.price_per_request_micro',
-      'u.monthly_quota',
-      'u.billing_model',
-      'u.source',
-    ])
+    .select(wireCustomerColumns)
     .where('c.api_id', '=', apiId)
     .orderBy('c.id')
     .execute();
@@ -44,20 +47,8 @@ export function keyWithCustomer(db: Db, apiId: string, keyHash: string, month: s
     .innerJoin('customers as c', 'c.id', 'k.customer_id')
     .leftJoin('usage_policies as u', 'u.id', 'c.usage_policy_id')
     .leftJoin('customer_usage_months as m', (join) => join.onRef('m.customer_id', '=', 'c.id').on('m.month', '=', month))
-    .select([
-      'k.id as key_id',
-      'c.id',
-      'c.status',
-      'c.balance_micro',
-      'c.balance_seq',
-      sql<number>`coalesce(m.requests, 0)`.as('month_requests'),
-      'u.id as policy_id',
-      'u.rps',
-      'u.price_per_request_micro',
-      'u.monthly_quota',
-      'u.billing_model',
-      'u.source',
-    ])
+    .select('k.id as key_id')
+    .select(wireCustomerColumns)
     .where('k.api_id', '=', apiId)
     .where('k.key_hash', '=', keyHash)
     .where('k.revoked_at', 'is', null)
