@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, test } from 'node:test';
+import { Redis } from 'ioredis';
+import { SharedLimits, type ReserveInput } from '../src/redis-limits.js';
+
+// Two clients and two SharedLimits stand for two processes of one API sharing Redis. CI sets
+// REDIS_URL; without one there is no Redis to test against.
+const url = process.env.REDIS_URL ?? '';
+const skip = url ? false : 'REDIS_URL is not set';
+let a: Redis;
+let b: Redis;
+before(() => {
+  if (skip) return;
+  a = new Redis(url, { maxRetriesPerRequest: 1 });
+  b = new Redis(url, { maxRetriesPerRequest: 1 });
+});
+after(() => {
+  a?.disconnect();
+  b?.disconnect();
+});
+
+const HOUR = 3_600_000;
+function input(overrides: Partial<ReserveInput> = {}): ReserveInput {
+  const now = Date.now();
+  return {
+    customerId: 'cus_1',
+    now,
+    rps: 0,
+    quota: null,
+    monthFloor: 0,
+    platform: { limit: 1_000_000, floor: 0, hardCap: false },
+    hold: 0,
+    snapshot: { generatedAt: now - 1000, balance: 0, fetchStartedAt: now - 1100 },
+    periodEnd: now + HOUR,
+    ...overrides,
+  };
+}
+
+function pair() {
+  const tenant = `t_${randomUUID()}`;
+  return [new SharedLimits(a, tenant), new SharedLimits(b, tenant)] as const;
+}
+
+test(100 concurrent reservations from two processes against a quota of 10 admit exactly 10', async () => {
+  const [one, two] = pair();
+  const base = input({ quota: 10 });
+  const outcomes = await Promise.all(Array.from({ length: 100 }, (_, i) => (i % 2 ? one : two).reserve({ ...base, now: base.now + i })));
+  assert.equal(outcomes.filter((o) => o.ok).length, 10);
+  assert.ok(outcomes.filter((o) => !o.ok).every((o) => !o.ok && o.reason === 'quota_exceeded'));
+});
+
+test(the snapshot month count is a floor: 7 already used of 10 leaves 3', async () => {
+  const [one, two] = pair();
+  const base = input({ quota: 10, monthFloor: 7 });
+  const outcomes = await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 ? one : two).reserve(base)));
+  assert.equal(outcomes.filter((o) => o.ok).length, 3);
+});
+
+test(credit: holds across processes never exceed the balance; a release frees one', async () => {
+  const [one, two] = pair();
+  const base = input({ hold: 1000, snapshot: { generatedAt: Date.now(), balance: 5000, fetchStartedAt: Date.now() - 50 } });
+  const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? one : two).reserve(base)));
+  assert.equal(outcomes.filter((o) => o.ok).length, 5);
+  assert.deepEqual((await one.reserve(base)), { ok: false, reason: 'insufficient_credit' });
+  await two.release('cus_1', 1000);
+  assert.deepEqual(await one.reserve(base), { ok: true });
+});
+
+test(an acknowledged charge stays counted until a snapshot fetched after the acknowledgement brings the lower balance', async () => {
+  const [one, two] = pair();
+  const t0 = Date.now();
+  const snap = { generatedAt: t0, balance: 3000, fetchStartedAt: t0 - 10 };
+  for (let i = 0; i < 3; i++) assert.deepEqual(await one.reserve(input({ hold: 1000, snapshot: snap })), { ok: true });
+  // Gatehouse acknowledges 2000 of it: still unavailable, the old balance does not show the debit.
+  await one.acknowledge('cus_1', 'bucket-1', 2000, t0 + 100);
+  assert.equal((await two.reserve(input({ hold: 1000, snapshot: snap }))).ok, false);
+  // A newer snapshot fetched after the acknowledgement: balance 1000 left, 1000 still held → nothing.
+  const later = { generatedAt: t0 + 300, balance: 1000, fetchStartedAt: t0 + 200 };
+  assert.equal((await two.reserve(input({ hold: 1000, snapshot: later }))).ok, false);
+  await one.release('cus_1', 1000);
+  assert.deepEqual(await two.reserve(input({ hold: 1000, snapshot: later })), { ok: true });
+  // An older snapshot arriving late does not roll the balance back.
+  assert.equal((await one.reserve(input({ hold: 1000, snapshot: snap }))).ok, false);
+});
+
+test(rate: a burst of one second, then exactly rps, shared by both processes', async () => {
+  const [one, two] = pair();
+  const now = Date.now();
+  const outcomes = [];
+  for (let i = 0; i < 7; i++) outcomes.push(await (i % 2 ? one : two).reserve(input({ rps: 5, now })));
+  assert.equal(outcomes.filter((o) => o.ok).length, 5);
+  const refused = outcomes.find((o) => !o.ok);
+  assert.ok(refused && !refused.ok && refused.reason === 'rate_limited' && refused.retryAfterMs > 0 && refused.retryAfterMs <= 200);
+  assert.equal((await one.reserve(input({ rps: 5, now: now + 199 }))).ok, false);
+  assert.equal((await one.reserve(input({ rps: 5, now: now + 200 }))).ok, true);
+  assert.equal((await two.reserve(input({ rps: 5, now: now + 200 }))).ok, false);
+});
+
+test(the platform hard cap is shared; without a hard cap the count only grows', async () => {
+  const [one, two] = pair();
+  const capped = input({ platform: { limit: 4, floor: 1, hardCap: true } });
+  const outcomes = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? one : two).reserve({ ...capped, customerId: `cus_${i}` })));
+  assert.equal(outcomes.filter((o) => o.ok).length, 3);
+  assert.ok(outcomes.some((o) => !o.ok && o.reason === 'platform_limit'));
+});
+
+test(when Redis cannot answer, a reservation fails (the meter answers 503)', async () => {
+  const down = new Redis('redis://127.0.0.1:1', { maxRetriesPerRequest: 0, retryStrategy: () => null, lazyConnect: true, enableOfflineQueue: false });
+  const limits = new SharedLimits(down, 't_down');
+  await assert.rejects(limits.reserve(input()));
+  down.disconnect();
+});
