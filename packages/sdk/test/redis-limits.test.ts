@@ -42,7 +42,7 @@ function pair() {
   return [new SharedLimits(a, tenant), new SharedLimits(b, tenant)] as const;
 }
 
-test(100 concurrent reservations from two processes against a quota of 10 admit exactly 10', async () => {
+test('100 concurrent reservations from two processes against a quota of 10 admit exactly 10', { skip }, async () => {
   const [one, two] = pair();
   const base = input({ quota: 10 });
   const outcomes = await Promise.all(Array.from({ length: 100 }, (_, i) => (i % 2 ? one : two).reserve({ ...base, now: base.now + i })));
@@ -50,14 +50,14 @@ test(100 concurrent reservations from two processes against a quota of 10 admit 
   assert.ok(outcomes.filter((o) => !o.ok).every((o) => !o.ok && o.reason === 'quota_exceeded'));
 });
 
-test(the snapshot month count is a floor: 7 already used of 10 leaves 3', async () => {
+test('the snapshot month count is a floor: 7 already used of 10 leaves 3', { skip }, async () => {
   const [one, two] = pair();
   const base = input({ quota: 10, monthFloor: 7 });
   const outcomes = await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 ? one : two).reserve(base)));
   assert.equal(outcomes.filter((o) => o.ok).length, 3);
 });
 
-test(credit: holds across processes never exceed the balance; a release frees one', async () => {
+test('credit: holds across processes never exceed the balance; a release frees one', { skip }, async () => {
   const [one, two] = pair();
   const base = input({ hold: 1000, snapshot: { generatedAt: Date.now(), balance: 5000, fetchStartedAt: Date.now() - 50 } });
   const outcomes = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? one : two).reserve(base)));
@@ -67,7 +67,7 @@ test(credit: holds across processes never exceed the balance; a release frees on
   assert.deepEqual(await one.reserve(base), { ok: true });
 });
 
-test(an acknowledged charge stays counted until a snapshot fetched after the acknowledgement brings the lower balance', async () => {
+test('an acknowledged charge stays counted until a snapshot fetched after the acknowledgement brings the lower balance', { skip }, async () => {
   const [one, two] = pair();
   const t0 = Date.now();
   const snap = { generatedAt: t0, balance: 3000, fetchStartedAt: t0 - 10 };
@@ -84,7 +84,7 @@ test(an acknowledged charge stays counted until a snapshot fetched after the ack
   assert.equal((await one.reserve(input({ hold: 1000, snapshot: snap }))).ok, false);
 });
 
-test(rate: a burst of one second, then exactly rps, shared by both processes', async () => {
+test('rate: a burst of one second, then exactly rps, shared by both processes', { skip }, async () => {
   const [one, two] = pair();
   const now = Date.now();
   const outcomes = [];
@@ -97,7 +97,7 @@ test(rate: a burst of one second, then exactly rps, shared by both processes', a
   assert.equal((await two.reserve(input({ rps: 5, now: now + 200 }))).ok, false);
 });
 
-test(the platform hard cap is shared; without a hard cap the count only grows', async () => {
+test('the platform hard cap is shared; without a hard cap the count only grows', { skip }, async () => {
   const [one, two] = pair();
   const capped = input({ platform: { limit: 4, floor: 1, hardCap: true } });
   const outcomes = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? one : two).reserve({ ...capped, customerId: `cus_${i}` })));
@@ -105,7 +105,7 @@ test(the platform hard cap is shared; without a hard cap the count only grows', 
   assert.ok(outcomes.some((o) => !o.ok && o.reason === 'platform_limit'));
 });
 
-test(when Redis cannot answer, a reservation fails (the meter answers 503)', async () => {
+test('when Redis cannot answer, a reservation fails (the meter answers 503)', { skip }, async () => {
   const down = new Redis('redis://127.0.0.1:1', { maxRetriesPerRequest: 0, retryStrategy: () => null, lazyConnect: true, enableOfflineQueue: false });
   const limits = new SharedLimits(down, 't_down');
   await assert.rejects(limits.reserve(input()));
