@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Meter } from '../meter.js';
-import { admitNode, finishOnEnd, sendDenial } from './shared.js';
+import { admitNode, finishOnHead, sendDenial } from './shared.js';
 
 /**
  * Express (or Connect) middleware: answers denied requests, sets `req.gatehouse` on admitted ones.
@@ -13,7 +13,7 @@ export function gatehouse(meter: Meter) {
     admitNode(meter, req).then((decision) => {
       if (!decision.ok) return sendDenial(res, decision);
       req.gatehouse = decision.customer;
-      finishOnEnd(res, decision);
+      finishOnHead(res, decision);
       next();
     }, next);
   };

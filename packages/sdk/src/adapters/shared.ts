@@ -19,17 +19,20 @@ export function sendDenial(res: ServerResponse, denied: Denied): void {
 }
 
 /**
- * Records the final status when the response is ended: before it completes, so a crash after the
- * answer cannot lose the usage. A connection closed before any answer is recorded as 499 (never
- * billed unless the API bills 499).
+ * Records the final status when the response head is written: the status cannot change after
+ * that, it is before the response completes (a crash after the answer cannot lose the usage), and
+ * a streamed answer (SSE) counts even when the client hangs up mid-stream. Node writes an implicit
+ * head through writeHead too. A connection closed before any head is recorded as 499.
  */
-export function finishOnEnd(res: ServerResponse, admitted: Admitted): void {
-  const end = res.end.bind(res) as (...args: unknown[]) => ServerResponse;
-  (res as { end: (...args: unknown[]) => ServerResponse }).end = (...args: unknown[]) => {
+export function finishOnHead(res: ServerResponse, admitted: Admitted): void {
+  const writeHead = res.writeHead as (...args: unknown[]) => ServerResponse;
+  // end(), write() and flushHeaders() all go through this.writeHead when the head is implicit.
+  (res as { writeHead: (...args: unknown[]) => ServerResponse }).writeHead = function (this: ServerResponse, ...args: unknown[]) {
+    const written = writeHead.apply(this, args);
     admitted.finish(res.statusCode);
-    return end(...args);
+    return written;
   };
-  res.once('close', () => admitted.finish(res.writableEnded ? res.statusCode : 499));
+  res.once('close', () => admitted.finish(res.headersSent ? res.statusCode : 499));
 }
 
 export async function admitNode(meter: Meter, req: IncomingMessage) {
