@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Admitted, MeteredCustomer } from '../decision.js';
+import type { MeteredCustomer } from '../decision.js';
 import type { Meter } from '../meter.js';
 import { finishOnHead, headerValue, sendDenial } from './shared.js';
 
