@@ -7,10 +7,13 @@ for (let n = 0; n < 256; n++) {
   table[n] = c >>> 0;
 }
 
-/** CRC-32 of the ASCII text `text` (characters above 0x7f are not expected). */
-export function crc32(text: string): number {
+/**
+ * CRC-32 of the ASCII text `text` (characters above 0x7f are not expected), or of its first `end`
+ * characters: cheaper than CRC-32 of a slice, whose characters are read through its parent.
+ */
+export function crc32(text: string, end = text.length): number {
   let crc = 0xffffffff;
-  for (let i = 0; i < text.length; i++) {
+  for (let i = 0; i < end; i++) {
     crc = table[(crc ^ text.charCodeAt(i)) & 0xff]! ^ (crc >>> 8);
   }
   return (crc ^ 0xffffffff) >>> 0;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { crc32, formatApiKey, isWellFormedApiKey, keyChecksum } from '../src/index.js';
+import { API_KEY_PATTERN, crc32, formatApiKey, isWellFormedApiKey, KEY_ALPHABET, KEY_CHECKSUM_LENGTH, keyChecksum } from '../src/index.js';
 
 test('crc32 matches the IEEE check value and zlib', async () => {
   assert.equal(crc32('123456789'), 0xcbf43926);
@@ -33,4 +33,35 @@ test('prefix bounds: 2 to 10 lowercase letters or digits, starting with a letter
   assert.throws(() => formatApiKey('1ab', random));
   assert.throws(() => formatApiKey('Ab', random));
   assert.throws(() => formatApiKey('ab', 'x'.repeat(39)));
+});
+
+test('isWellFormedApiKey agrees with API_KEY_PATTERN and keyChecksum on near-miss keys', () => {
+  const byDefinition = (v: string) => API_KEY_PATTERN.test(v) && keyChecksum(v.slice(0, -KEY_CHECKSUM_LENGTH)) === v.slice(-KEY_CHECKSUM_LENGTH);
+  const characters = KEY_ALPHABET + '_-.~ /:=+é\u0100\ud83d';
+  let seed = 7;
+  const random = (n: number) => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return seed % n;
+  };
+  const randomText = (length: number) => Array.from({ length }, () => KEY_ALPHABET[random(62)]).join('');
+  const prefixes = ['ab', 'k9', 'acme', 'ghk', 'abcdefghij', 'z0z0z0z0z0'];
+  let wellFormed = 0;
+  for (let round = 0; round < 20_000; round++) {
+    let key = formatApiKey(prefixes[random(prefixes.length)]!, randomText(40));
+    const at = random(key.length + 1);
+    const character = characters[random(characters.length)]!;
+    const edit = random(5);
+    if (edit === 0) key = key.slice(0, at) + character + key.slice(at + 1);
+    else if (edit === 1) key = key.slice(0, at) + key.slice(at + 1);
+    else if (edit === 2) key = key.slice(0, at) + character + key.slice(at);
+    if (edit !== 3 && random(2) === 0 && key.length > KEY_CHECKSUM_LENGTH) {
+      // A valid checksum over the edited body, so only the shape can refuse it.
+      const body = key.slice(0, -KEY_CHECKSUM_LENGTH);
+      key = body + keyChecksum(body);
+    }
+    const expected = byDefinition(key);
+    if (expected) wellFormed++;
+    assert.equal(isWellFormedApiKey(key), expected, key);
+  }
+  assert.ok(wellFormed > 1_000 && wellFormed < 19_000, `a mix of good and bad keys (${wellFormed} good)`);
 });

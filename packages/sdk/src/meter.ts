@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import { isWellFormedApiKey, type VerifyBody } from '@gatehouse/protocol';
 import { AuthorizationError, ControlClient } from './control-client.js';
 import { deny, type Admission, type Decision, type Denied, type DenialReason } from './decision.js';
+import { keyHash } from './key-hash.js';
 import { prometheusText, type MeterMetrics } from './metrics.js';
 import { resolveOptions, type MeterOptions, type ResolvedOptions } from './options.js';
-import { gcraTake } from './rate-limiter.js';
+import { gcraCheck } from './rate-limiter.js';
 import { MeterState, toView, type CustomerView } from './state.js';
 import { DeadLetters } from './usage/dead-letters.js';
 import { Journal } from './usage/journal.js';
@@ -19,6 +19,8 @@ export interface AdmitInput {
 }
 
 const secondsUntil = (ms: number) => String(Math.max(1, Math.ceil(ms / 1000)));
+/** A key of spec 4.4 starts with its prefix and an underscore; only those carry a checksum. */
+const PREFIXED_KEY = /^[a-z][a-z0-9]{1,9}_/;
 
 /**
  * Meters an API: decides every request locally from a snapshot of customers and keys, and reports
@@ -56,7 +58,7 @@ export class Meter {
       onAcknowledged: (bucket) => {
         const local = this.state.localOf(bucket.customerId);
         local.unackedMicro -= bucket.chargeMicro;
-        if (bucket.chargeMicro) local.acked.push({ amount: bucket.chargeMicro, at: this.options.now() });
+        if (bucket.chargeMicro) this.state.acknowledge(bucket.customerId, bucket.chargeMicro, this.options.now());
       },
       onRejected: (bucket) => {
         this.state.localOf(bucket.customerId).unackedMicro -= bucket.chargeMicro;
@@ -133,6 +135,10 @@ export class Meter {
   }
 
   #rememberUnknown(hash: string) {
+    // Deleted first so only a new hash makes room, and a remembered one moves to the newest end.
+    // Every concurrent request of one unknown key remembers it: at a full cache, each repeat used to
+    // evict an unrelated key, which was then looked up again well within its 30 s.
+    this.#negative.delete(hash);
     if (this.#negative.size >= this.options.negativeCacheSize) this.#negative.delete(this.#negative.keys().next().value as string);
     this.#negative.set(hash, this.options.now() + this.options.negativeCacheTtlMs);
   }
@@ -146,7 +152,7 @@ export class Meter {
     const key = input.key;
     if (!key) return this.#deny(401, 'missing_key', null);
     // Keys of spec 4.4 carry a checksum: a mistyped key is refused without asking anyone.
-    if (/^[a-z][a-z0-9]{1,9}_/.test(key) && !isWellFormedApiKey(key)) return this.#deny(401, 'invalid_key', null);
+    if (PREFIXED_KEY.test(key) && !isWellFormedApiKey(key)) return this.#deny(401, 'invalid_key', null);
     if (!this.state.loaded) {
       await this.ready;
       if (!this.state.loaded) await this.sync().catch(() => undefined);
@@ -158,7 +164,7 @@ export class Meter {
     if (age > this.options.maxStaleMs || (age > this.options.staleAfterMs && !this.options.failOpen)) {
       return this.#deny(503, 'stale_snapshot', null, { 'retry-after': '5' });
     }
-    const hash = createHash('sha256').update(key).digest('hex');
+    const hash = keyHash(key);
     let entry = this.state.keys.get(hash);
     if (!entry) {
       const until = this.#negative.get(hash);
@@ -192,9 +198,13 @@ export class Meter {
   #reserve(customer: CustomerView, keyId: string, now: number): Admission {
     const local = this.state.localOf(customer.id);
     const platform = this.state.platform;
+    // Checked here, taken below with the rest: gcraTake here let a request then refused for
+    // quota or credit use up the rate, so a customer refused 402 got 429 on its next request.
+    let rateTat: number | null = null;
     if (customer.rps > 0) {
-      const taken = gcraTake(local.gcra, customer.rps, now);
-      if (!taken.ok) return this.#deny(429, 'rate_limited', customer.id, { 'retry-after': secondsUntil(taken.retryAfterMs) });
+      const checked = gcraCheck(local.gcra, customer.rps, now);
+      if (!checked.ok) return this.#deny(429, 'rate_limited', customer.id, { 'retry-after': secondsUntil(checked.retryAfterMs) });
+      rateTat = checked.tat;
     }
     if (customer.quota !== null && local.monthCount >= customer.quota) {
       return this.#deny(429, 'quota_exceeded', customer.id, { 'retry-after': secondsUntil(this.state.periodEnd - now) });
@@ -205,6 +215,7 @@ export class Meter {
     const hold = customer.billingModel !== 'none' && customer.price > 0 ? customer.price : 0;
     if (hold > 0 && this.state.available(customer, local) < hold) return this.#deny(402, 'insufficient_credit', customer.id);
     // Everything is checked before anything is taken, so a refusal reserves nothing.
+    if (rateTat !== null) local.gcra.tat = rateTat;
     local.monthCount += 1;
     platform.count += 1;
     local.inflightMicro += hold;

@@ -26,6 +26,8 @@ export interface CustomerLocal {
   unackedMicro: number;
   /** Charges acknowledged, kept until a snapshot fetched after the acknowledgement shows them. */
   acked: { amount: number; at: number }[];
+  /** The sum of `acked`: admission reads it on every request, and the list grows with every delivery between syncs. */
+  ackedMicro: number;
 }
 
 export function toView(c: WireCustomer): CustomerView {
@@ -66,7 +68,7 @@ export class MeterState {
   localOf(customerId: string): CustomerLocal {
     let local = this.local.get(customerId);
     if (!local) {
-      local = { monthCount: 0, gcra: { tat: 0 }, inflightMicro: 0, unackedMicro: 0, acked: [] };
+      local = { monthCount: 0, gcra: { tat: 0 }, inflightMicro: 0, unackedMicro: 0, acked: [], ackedMicro: 0 };
       this.local.set(customerId, local);
     }
     return local;
@@ -97,17 +99,25 @@ export class MeterState {
       customers.set(c.id, view);
       const local = this.localOf(c.id);
       local.monthCount = newPeriod ? view.monthRequests : Math.max(local.monthCount, view.monthRequests);
-      local.acked = local.acked.filter((a) => a.at >= fetchStartedAt);
+      if (local.acked.length > 0) {
+        local.acked = local.acked.filter((a) => a.at >= fetchStartedAt);
+        local.ackedMicro = local.acked.reduce((sum, a) => sum + a.amount, 0);
+      }
     }
     this.customers = customers;
     this.keys = new Map(body.keys.map((k) => [k.key_hash, { keyId: k.id, customerId: k.customer_id }]));
     return true;
   }
 
+  /** Gatehouse has a charge of the customer's: held until a snapshot fetched after `at` shows it. */
+  acknowledge(customerId: string, amount: number, at: number): void {
+    const local = this.localOf(customerId);
+    local.acked.push({ amount, at });
+    local.ackedMicro += amount;
+  }
+
   /** Credit a customer can still spend: balance less every hold and unsettled charge. */
   available(customer: CustomerView, local: CustomerLocal): number {
-    let acked = 0;
-    for (const a of local.acked) acked += a.amount;
-    return customer.balance - local.inflightMicro - local.unackedMicro - acked;
+    return customer.balance - local.inflightMicro - local.unackedMicro - local.ackedMicro;
   }
 }

@@ -39,8 +39,10 @@ export function gatehousePlugin(meter: Meter) {
       if (!decision.ok) return reply.code(decision.status).headers(decision.headers).send(decision.body);
       request.gatehouse = decision.customer;
       admissions.set(request.raw, decision);
-      // An aborted request still counts, as 499.
-      request.raw.once('close', () => decision.finish(reply.raw.writableEnded ? reply.statusCode : 499));
+      // An aborted request still counts, as 499. The response's 'close', not the request's: Node
+      // closes the request once its body is read, so every POST whose handler had not answered
+      // yet was recorded as 499 (never billed) instead of its real status.
+      reply.raw.once('close', () => decision.finish(reply.raw.writableEnded ? reply.statusCode : 499));
       return undefined;
     });
     // onSend runs before the payload goes out: the final status is recorded before the response completes.

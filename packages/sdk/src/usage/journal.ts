@@ -26,9 +26,16 @@ export class Journal {
   async open(): Promise<JournalLine[]> {
     if (!this.path) return [];
     await mkdir(join(this.path, '..'), { recursive: true });
+    const pending = await this.#unacknowledged();
+    await this.#rewrite(pending);
+    return pending;
+  }
+
+  /** The usage lines of the file that no acknowledgement line settles. */
+  async #unacknowledged(): Promise<JournalLine[]> {
     let lines: JournalLine[] = [];
     try {
-      lines = (await readFile(this.path, 'utf8'))
+      lines = (await readFile(this.path!, 'utf8'))
         .split('\n')
         .filter(Boolean)
         .flatMap((line) => {
@@ -42,9 +49,7 @@ export class Journal {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
     const acked = new Set(lines.filter((l) => l.t === 'a').map((l) => l.k));
-    const pending = lines.filter((l) => l.t === 'e' && !acked.has(l.k));
-    await this.#rewrite(pending);
-    return pending;
+    return lines.filter((l) => l.t === 'e' && !acked.has(l.k));
   }
 
   async #rewrite(lines: JournalLine[]) {
@@ -58,8 +63,13 @@ export class Journal {
   }
 
   append(line: JournalLine): void {
+    this.appendSerialized(JSON.stringify(line) + '\n');
+  }
+
+  /** Appends a line already serialized as `append` would write it (JSON and a newline). */
+  appendSerialized(text: string): void {
     if (!this.path) return;
-    this.#buffer.push(JSON.stringify(line) + '\n');
+    this.#buffer.push(text);
     // A short delay gathers the lines of concurrent requests into one write and one fsync.
     this.#timer ??= setTimeout(() => {
       this.#timer = null;
@@ -82,13 +92,26 @@ export class Journal {
     await this.#flushing;
   }
 
-  /** Starts a fresh file holding only `pending` (when everything else was acknowledged). */
-  async compact(pending: JournalLine[]): Promise<void> {
+  /**
+   * Starts a fresh file holding only the unacknowledged usage lines of the current one. It used to
+   * flush, then close and replace the file with a given list: a flush running in between (the
+   * group commit of a request recorded meanwhile) wrote to the old file, and the replacement
+   * dropped those lines, so a crash before their delivery lost the requests. Now the swap holds
+   * the flush lock, the new file is made from what the old one holds, and lines appended during
+   * the swap wait in the buffer for the new file.
+   */
+  async compact(): Promise<void> {
     if (!this.#file) return;
+    while (this.#flushing) await this.#flushing;
+    const old = this.#file;
+    if (!old) return;
+    this.#file = null; // flush() keeps lines buffered until the new file is open
+    this.#flushing = (async () => {
+      await old.close();
+      await this.#rewrite(await this.#unacknowledged());
+    })().finally(() => (this.#flushing = null));
+    await this.#flushing;
     await this.flush();
-    await this.#file.close();
-    this.#file = null;
-    await this.#rewrite(pending);
   }
 
   async close(): Promise<void> {

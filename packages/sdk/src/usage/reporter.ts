@@ -22,6 +22,8 @@ export interface ReporterHooks {
  */
 export class Reporter {
   #running: Promise<void> | null = null;
+  /** The pass that runs after the one under way, shared by everyone who asked meanwhile. */
+  #next: Promise<void> | null = null;
   failures = 0;
   deadLettered = 0;
 
@@ -33,20 +35,37 @@ export class Reporter {
     private readonly hooks: ReporterHooks,
   ) {}
 
-  /** One delivery pass (coalesced with one under way). Resolves when it ends; throws on transient failure. */
+  /**
+   * One delivery pass that starts after this call, so it includes every request finished before
+   * it. Resolves when it ends; throws on transient failure. A pass under way sealed its buckets
+   * before the caller's latest requests, so joining it returned with those still queued (and
+   * close() left them behind, lost without a journal): the caller gets the next pass instead.
+   */
   deliver(): Promise<void> {
-    this.#running ??= this.#pass().finally(() => (this.#running = null));
+    if (this.#running) {
+      this.#next ??= this.#running
+        .catch(() => undefined)
+        .then(() => {
+          this.#next = null;
+          return this.deliver();
+        });
+      return this.#next;
+    }
+    this.#running = this.#pass().finally(() => (this.#running = null));
     return this.#running;
   }
 
   async #pass(): Promise<void> {
-    // Durable first: nothing is sent that the journal could not replay after a crash.
-    await this.journal.flush();
+    // Durable first: nothing is sent that the journal could not replay after a crash. Sealed
+    // before the flush, so every line of a sealed bucket is already buffered and gets written: the
+    // other way round, a request finished during the flush was sealed and sent with its line
+    // still in memory, and a crash then left a journal that disagreed with what Gatehouse had.
     const buckets = this.recorder.seal();
+    await this.journal.flush();
     for (let i = 0; i < buckets.length; i += ITEMS_PER_REPORT) {
       await this.#send(buckets.slice(i, i + ITEMS_PER_REPORT));
     }
-    if (this.recorder.idle) await this.journal.compact([]);
+    if (this.recorder.idle) await this.journal.compact();
   }
 
   async #send(batch: Bucket[]): Promise<void> {

@@ -73,44 +73,55 @@ export interface TestApp {
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const mail = new TestMailbox();
   await mail.start();
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const config = loadConfig({
-    PORT: String(port),
-    BASE_URL: url,
-    SECRET_KEY: randomBytes(32).toString('base64'),
-    SMTP_URL: `smtp://127.0.0.1:${mail.port}`,
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'gh-test-')),
-    LOG_LEVEL: process.env.GH_TEST_LOG ?? 'silent',
-    ...env,
-  });
   const { database, drop } = await freshDatabase();
   await migrate(database.db);
   const redis = process.env.REDIS_URL ? new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 2 }) : null;
   const clock = new MovableClock();
-  const { app, services } = await buildApp({ config, database, clock, redis, rateLimitPrefix: `test-${randomBytes(6).toString('hex')}` });
-  services.outbox.start();
-  await app.listen({ port, host: '127.0.0.1' });
-  return {
-    url,
-    port,
-    app,
-    services,
-    clock,
-    mail,
-    database,
-    client: () => new TestClient(url + '/api'),
-    sdkClient: () => {
-      const sdk = new TestClient(url);
-      return sdk;
-    },
-    async close() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'gh-test-'));
+  // The port is chosen before the app (its URL is in the config) and bound after: on a busy machine
+  // another process may take it in between, so a taken port means building again on another.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const config = loadConfig({
+      PORT: String(port),
+      BASE_URL: url,
+      SECRET_KEY: randomBytes(32).toString('base64'),
+      SMTP_URL: `smtp://127.0.0.1:${mail.port}`,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: process.env.GH_TEST_LOG ?? 'silent',
+      ...env,
+    });
+    const { app, services } = await buildApp({ config, database, clock, redis, rateLimitPrefix: `test-${randomBytes(6).toString('hex')}` });
+    try {
+      await app.listen({ port, host: '127.0.0.1' });
+    } catch (error) {
       await app.close();
-      await services.outbox.stop();
-      redis?.disconnect();
-      await database.close();
-      await drop();
-      await mail.close();
-    },
-  };
+      if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE' && attempt < 5) continue;
+      throw error;
+    }
+    services.outbox.start();
+    return {
+      url,
+      port,
+      app,
+      services,
+      clock,
+      mail,
+      database,
+      client: () => new TestClient(url + '/api'),
+      sdkClient: () => {
+        const sdk = new TestClient(url);
+        return sdk;
+      },
+      async close() {
+        await app.close();
+        await services.outbox.stop();
+        redis?.disconnect();
+        await database.close();
+        await drop();
+        await mail.close();
+      },
+    };
+  }
 }
