@@ -1,3 +1,13 @@
+// `req.gatehouse` for the node, Express and MCP adapters. Declared here, not beside the adapters:
+// their .d.ts files do not import one another, while every public .d.ts reaches this one, so
+// TypeScript users see the property whichever entry point they import.
+declare module 'node:http' {
+  interface IncomingMessage {
+    /** The metered customer, set by the Gatehouse adapters on admitted requests. */
+    gatehouse?: MeteredCustomer;
+  }
+}
+
 /** The customer an admitted request belongs to, as the handler sees it. */
 export interface MeteredCustomer {
   id: string;

@@ -1,13 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Admitted, Denied, MeteredCustomer } from '../decision.js';
+import type { Admitted, Denied } from '../decision.js';
 import type { Meter } from '../meter.js';
-
-declare module 'node:http' {
-  interface IncomingMessage {
-    /** The metered customer, set by the Gatehouse adapters on admitted requests. */
-    gatehouse?: MeteredCustomer;
-  }
-}
 
 export function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;

@@ -1,0 +1,125 @@
+// Requests per second and latency of a hello-world server with the SDK in front, beside the same
+// server without it, driven by autocannon in the same run: node:http (withMeter) and Fastify
+// (gatehousePlugin). Goal (issue 4): the metered server keeps >= 90 % of the bare one's rps.
+//
+// Each server runs in a child process (bench/sdk-http-server.ts) on 127.0.0.1, autocannon in this
+// one. Three variants alternate over rounds, each run after a warm-up of its own: bare, the SDK with
+// its defaults (journal on disk), and the SDK with journalDir: null, which shows what the journal
+// costs. Every request carries one of the 2,000 keys of the fake Gatehouse's snapshot, in turn, so
+// usage hardly merges. The fake Gatehouse answers usage reports inside the server process: its own
+// small share of CPU counts against the SDK. Latency is taken per response (autocannon's histogram
+// keeps whole milliseconds only); the server's CPU time per request is read from its process, and
+// unlike requests per second it does not depend on how fast the load generator is.
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import type { ServerKind, ServerMessage, Variant } from './sdk-http-server.js';
+import { buildSdk, fmt, median } from './sdk-support.js';
+
+const SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 5);
+const WARMUP_SECONDS = Number(process.env.BENCH_HTTP_WARMUP_SECONDS ?? 2);
+const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 3);
+const CONNECTIONS = 10;
+
+interface Run {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  /** The server process's CPU time per request, in microseconds. */
+  cpuUs: number;
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+function nextMessage(child: ChildProcess, type: ServerMessage['type']): Promise<ServerMessage> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: ServerMessage) => {
+      if (message.type !== type) return;
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      resolve(message);
+    };
+    const onExit = (code: number | null) => reject(new Error(`the server exited (${code}) before '${type}'`));
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
+}
+
+async function load(port: number, keys: string[], seconds: number): Promise<Omit<Run, 'cpuUs'>> {
+  // One request per key, sent in turn on every connection.
+  const requests = keys.map((key) => ({ method: 'GET' as const, path: '/', headers: { 'x-api-key': key } }));
+  const latencies: number[] = [];
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon({ url: `http://127.0.0.1:${port}`, connections: CONNECTIONS, duration: seconds, requests }, (error, done) => (error ? reject(error) : resolve(done)));
+    instance.on('response', (_client, _status, _bytes, responseTimeMs) => latencies.push(responseTimeMs));
+  });
+  if (result.errors || result.non2xx) throw new Error(`${result.errors} errors and ${result.non2xx} non-2xx answers`);
+  const sorted = Float64Array.from(latencies).sort();
+  return { rps: result.requests.total / result.duration, p50: percentile(sorted, 50), p99: percentile(sorted, 99), requests: result.requests.total };
+}
+
+async function cpuOf(child: ChildProcess): Promise<number> {
+  const answer = nextMessage(child, 'cpu');
+  child.send('cpu');
+  const message = await answer;
+  return message.type === 'cpu' ? message.micros : Number.NaN;
+}
+
+async function measure(kind: ServerKind, variant: Variant): Promise<Run> {
+  const child = fork(fileURLToPath(new URL('./sdk-http-server.ts', import.meta.url)), [kind, variant], { execArgv: ['--import', 'tsx'] });
+  try {
+    const listening = await nextMessage(child, 'listening');
+    if (listening.type !== 'listening') throw new Error('unexpected message');
+    await load(listening.port, listening.keys, WARMUP_SECONDS);
+    const cpuBefore = await cpuOf(child);
+    const loaded = await load(listening.port, listening.keys, SECONDS);
+    const run = { ...loaded, cpuUs: ((await cpuOf(child)) - cpuBefore) / loaded.requests };
+    const stopped = nextMessage(child, 'stopped');
+    child.send('stop');
+    const report = await stopped;
+    if (report.type === 'stopped' && variant !== 'bare') {
+      // Every answered request was admitted and reported once; warm-up included.
+      if (report.errors.length) throw new Error(`meter errors: ${report.errors.join('; ')}`);
+      if (report.denied || report.reported !== report.admitted || report.admitted < run.requests) {
+        throw new Error(`${report.admitted} admitted, ${report.denied} denied, ${report.reported} reported`);
+      }
+    }
+    return run;
+  } finally {
+    if (child.exitCode === null) child.kill();
+  }
+}
+
+buildSdk();
+const variants: [Variant, string][] = [
+  ['bare', 'bare'],
+  ['journal', 'SDK, journal (default)'],
+  ['memory', 'SDK, journalDir: null'],
+];
+console.log(`hello world on 127.0.0.1, ${CONNECTIONS} connections, ${SECONDS} s per run after ${WARMUP_SECONDS} s of warm-up, median of ${ROUNDS} rounds`);
+for (const [kind, label] of [['node', 'node:http, withMeter'], ['fastify', 'Fastify, gatehousePlugin']] as const) {
+  const runs = Object.fromEntries(variants.map(([variant]) => [variant, [] as Run[]])) as Record<Variant, Run[]>;
+  for (let round = 0; round < ROUNDS; round++) {
+    // Alternated, so drift in the machine's speed touches all alike.
+    for (const [variant] of variants) runs[variant].push(await measure(kind, variant));
+  }
+  const of = (variant: Variant, field: keyof Run) => median(runs[variant].map((r) => r[field]));
+  console.log(`\n${label}`);
+  console.log(`  ${''.padEnd(24)}    req/s  % of bare   p50 ms (added)     p99 ms (added)   server CPU us/req (added)`);
+  for (const [variant, name] of variants) {
+    const added = (field: keyof Run, digits: number) => {
+      const difference = of(variant, field) - of('bare', field);
+      return variant === 'bare' ? '' : `(${difference < 0 ? '' : '+'}${fmt(difference, digits)})`;
+    };
+    console.log(
+      `  ${name.padEnd(24)} ${fmt(of(variant, 'rps'), 0).padStart(8)} ${`${fmt((100 * of(variant, 'rps')) / of('bare', 'rps'), 1)} %`.padStart(10)}` +
+        `   ${fmt(of(variant, 'p50'), 3)} ${added('p50', 3).padEnd(10)}   ${fmt(of(variant, 'p99'), 3)} ${added('p99', 3).padEnd(10)}` +
+        `   ${fmt(of(variant, 'cpuUs'), 1).padStart(6)} ${added('cpuUs', 1)}`,
+    );
+  }
+  for (const [variant, name] of variants.slice(1)) console.log(`  rps of bare per round: ${name}: ${runs[variant].map((r, i) => `${fmt((100 * r.rps) / runs.bare[i]!.rps, 0)} %`).join(', ')}`);
+  console.log('  goal: >= 90 % of the bare server\'s requests per second');
+}
