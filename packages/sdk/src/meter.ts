@@ -5,6 +5,7 @@ import { keyHash } from './key-hash.js';
 import { prometheusText, type MeterMetrics } from './metrics.js';
 import { resolveOptions, type MeterOptions, type ResolvedOptions } from './options.js';
 import { gcraCheck } from './rate-limiter.js';
+import { SharedLimits } from './redis-limits.js';
 import { MeterState, toView, type CustomerView } from './state.js';
 import { DeadLetters } from './usage/dead-letters.js';
 import { Journal } from './usage/journal.js';
@@ -43,6 +44,7 @@ export class Meter {
   #verifyLookups = 0;
   #timers: NodeJS.Timeout[] = [];
   #deliverSoon = false;
+  #sharedLimits: SharedLimits | null = null;
   #closed = false;
   /** Resolves once the journal is recovered and a first snapshot was tried. */
   readonly ready: Promise<void>;
@@ -56,11 +58,13 @@ export class Meter {
     this.#deadLetters = new DeadLetters(this.options.journalDir);
     this.#reporter = new Reporter(this.#client, this.#recorder, this.#journal, this.#deadLetters, {
       onAcknowledged: (bucket) => {
+        void this.#shared?.acknowledge(bucket.customerId, bucket.key, bucket.chargeMicro, this.options.now()).catch(this.options.onError);
         const local = this.state.localOf(bucket.customerId);
         local.unackedMicro -= bucket.chargeMicro;
         if (bucket.chargeMicro) this.state.acknowledge(bucket.customerId, bucket.chargeMicro, this.options.now());
       },
       onRejected: (bucket) => {
+        void this.#shared?.release(bucket.customerId, bucket.chargeMicro).catch(this.options.onError);
         this.state.localOf(bucket.customerId).unackedMicro -= bucket.chargeMicro;
       },
       onAuthorizationInvalid: () => (this.#authorizationInvalid = true),
@@ -192,7 +196,48 @@ export class Meter {
       customer = this.state.customers.get(entry.customerId);
       if (!customer || customer.policyValidUntil <= this.options.now()) return this.#deny(503, 'policy_expired', entry.customerId, { 'retry-after': '5' });
     }
-    return this.#reserve(customer, entry.keyId, now);
+    const shared = this.#shared;
+    return shared ? this.#reserveShared(shared, customer, entry.keyId, now) : this.#reserve(customer, entry.keyId, now);
+  }
+
+  /** Limits shared through Redis, once the tenant is known from the first snapshot. */
+  get #shared(): SharedLimits | null {
+    if (!this.options.redis || !this.state.tenantId) return null;
+    this.#sharedLimits ??= new SharedLimits(this.options.redis, this.state.tenantId);
+    return this.#sharedLimits;
+  }
+
+  /** The Redis-shared counterpart of #reserve: the same checks, atomically across processes. */
+  async #reserveShared(shared: SharedLimits, customer: CustomerView, keyId: string, now: number): Promise<Admission> {
+    const hold = customer.billingModel !== 'none' && customer.price > 0 ? customer.price : 0;
+    let outcome;
+    try {
+      outcome = await shared.reserve({
+        customerId: customer.id,
+        now,
+        rps: customer.rps,
+        quota: customer.quota,
+        monthFloor: customer.monthRequests,
+        platform: { limit: this.state.platform.limit, floor: this.state.platform.floor, hardCap: this.state.platform.hardCap },
+        hold,
+        snapshot: { generatedAt: this.state.generatedAt, balance: customer.balance, fetchStartedAt: this.state.fetchStartedAt },
+        periodEnd: this.state.periodEnd,
+      });
+    } catch (error) {
+      this.options.onError(error as Error);
+      return this.#deny(503, 'unavailable', customer.id, { 'retry-after': '5' });
+    }
+    if (!outcome.ok) {
+      if (outcome.reason === 'rate_limited') return this.#deny(429, 'rate_limited', customer.id, { 'retry-after': secondsUntil(outcome.retryAfterMs) });
+      if (outcome.reason === 'insufficient_credit') return this.#deny(402, 'insufficient_credit', customer.id);
+      return this.#deny(429, outcome.reason, customer.id, { 'retry-after': secondsUntil(this.state.periodEnd - now) });
+    }
+    this.state.localOf(customer.id).inflightMicro += hold;
+    this.#decide('admitted', 200, customer.id);
+    return this.#admitted(customer, keyId, now, hold, (charge) => {
+      // A hold that will not be charged ends now; a charged one ends when Gatehouse acknowledges it.
+      if (hold > charge) void shared.release(customer.id, hold - charge).catch(this.options.onError);
+    });
   }
 
   #reserve(customer: CustomerView, keyId: string, now: number): Admission {
@@ -220,6 +265,12 @@ export class Meter {
     platform.count += 1;
     local.inflightMicro += hold;
     this.#decide('admitted', 200, customer.id);
+    return this.#admitted(customer, keyId, now, hold, () => undefined);
+  }
+
+  /** The admitted answer: `finish` records the final status (once) and settles the request's hold. */
+  #admitted(customer: CustomerView, keyId: string, now: number, hold: number, settle: (charge: number) => void): Admission {
+    const local = this.state.localOf(customer.id);
     let finished = false;
     const price = customer.price;
     const policyId = customer.policyId;
@@ -233,6 +284,7 @@ export class Meter {
         const code = Number.isInteger(status) && status >= 100 && status <= 599 ? status : 500;
         const charge = this.state.billable.has(code) && customer.billingModel !== 'none' ? price : 0;
         local.unackedMicro += charge;
+        settle(charge);
         this.#recorder.record({ keyId, policyId, status: code, at: now, chargeMicro: charge, customerId: customer.id });
         if (this.#recorder.pendingRequests >= this.options.batchRequests && !this.#deliverSoon) {
           this.#deliverSoon = true;

@@ -1,4 +1,5 @@
 import type { Decision } from './decision.js';
+import type { RedisLike } from './redis-limits.js';
 
 /** Everything a meter can be told. Each option is checked when the meter is built. */
 export interface MeterOptions {
@@ -36,13 +37,20 @@ export interface MeterOptions {
   onDecision?: (decision: Decision) => void;
   /** Called with background errors (sync, delivery); the meter keeps going. @default console.warn */
   onError?: (error: Error) => void;
+  /**
+   * An ioredis client shared by every process of the API: rate, quota, platform allowance and credit
+   * are then reserved atomically across all of them (one Lua script per admission). When Redis does
+   * not answer, requests get 503 (fail closed). @default undefined (limits are per process)
+   */
+  redis?: RedisLike;
   /** For tests: the fetch to use. @default globalThis.fetch */
   fetch?: typeof fetch;
   /** For tests: the clock, in epoch milliseconds. @default Date.now */
   now?: () => number;
 }
 
-export type ResolvedOptions = Required<Omit<MeterOptions, 'onDecision' | 'journalDir'>> & {
+export type ResolvedOptions = Required<Omit<MeterOptions, 'onDecision' | 'journalDir' | 'redis'>> & {
+  redis: RedisLike | null;
   journalDir: string | null;
   onDecision: ((decision: Decision) => void) | null;
 };
@@ -77,6 +85,7 @@ export function resolveOptions(options: MeterOptions): ResolvedOptions {
     negativeCacheSize: positive('negativeCacheSize', options.negativeCacheSize ?? 10_000),
     requestTimeoutMs: positive('requestTimeoutMs', options.requestTimeoutMs ?? 5_000, 10),
     onDecision: options.onDecision ?? null,
+    redis: options.redis ?? null,
     onError: options.onError ?? ((error) => console.warn(`gatehouse: ${error.message}`)),
     fetch: options.fetch ?? globalThis.fetch.bind(globalThis),
     now: options.now ?? Date.now,

@@ -56,7 +56,10 @@ export class MeterState {
   confirmedAt = 0;
   periodEnd = 0;
   billable = new Set<number>();
-  platform = { limit: 0, hardCap: false, count: 0 };
+  platform = { limit: 0, hardCap: false, count: 0, floor: 0 };
+  tenantId = '';
+  /** When the fetch of the snapshot held started (its balances include every earlier acknowledgement). */
+  fetchStartedAt = 0;
   keys = new Map<string, { keyId: string; customerId: string }>();
   customers = new Map<string, CustomerView>();
   readonly local = new Map<string, CustomerLocal>();
@@ -92,7 +95,10 @@ export class MeterState {
       limit: body.platform_monthly_limit,
       hardCap: body.platform_hard_cap,
       count: newPeriod ? body.platform_monthly_used : Math.max(this.platform.count, body.platform_monthly_used),
+      floor: body.platform_monthly_used,
     };
+    this.tenantId = body.tenant_id;
+    this.fetchStartedAt = fetchStartedAt;
     const customers = new Map<string, CustomerView>();
     for (const c of body.customers) {
       const view = toView(c);
