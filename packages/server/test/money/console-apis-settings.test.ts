@@ -3,10 +3,10 @@
 // or limit changes (spec 2.1 UpdateAPIInBody, LogoBody; DESIGN 6 and 7).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { signUp, type SignedUp } from '../support/flows.js';
-import { startTestApp, type TestApp } from '../support/harness.js';
-import { apiAuditEvents, assertRefusedAt, createApi, createCustomer, snapshotCustomer, type ApiFixture } from '../support/money.js';
-import { addMember, emailOfLength, type Member } from '../support/workspaces.js';
+import type { SignedUp } from '../support/flows.js';
+import type { TestApp } from '../support/harness.js';
+import { apiAuditEvents, assertRefusedAt, createCustomer, snapshotCustomer, type ApiFixture, startWithApi } from '../support/money.js';
+import { emailOfLength, type Member } from '../support/workspaces.js';
 
 let t: TestApp;
 let owner: SignedUp;
@@ -14,11 +14,7 @@ let api: ApiFixture;
 let editor: Member;
 let viewer: Member;
 before(async () => {
-  t = await startTestApp();
-  owner = await signUp(t, { name: 'Sia Owner' });
-  api = await createApi(t, { name: 'Settings API' }, owner);
-  editor = await addMember(t, owner.client, owner.workspaceId, 'editor');
-  viewer = await addMember(t, owner.client, owner.workspaceId, 'viewer');
+  ({ t, owner, api, editor, viewer } = await startWithApi('Sia Owner', { name: 'Settings API' }));
 });
 after(() => t.close());
 

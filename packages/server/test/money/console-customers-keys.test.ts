@@ -4,10 +4,10 @@
 import { isWellFormedApiKey } from '@gatehouse/protocol';
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { signUp, type SignedUp } from '../support/flows.js';
-import { startTestApp, type TestApp } from '../support/harness.js';
-import { apiAuditEvents, assertRefusedAt, createApi, createCustomer, createKey, fetchSnapshot, sha256, type ApiFixture } from '../support/money.js';
-import { addMember, emailOfLength, type Member } from '../support/workspaces.js';
+import type { SignedUp } from '../support/flows.js';
+import type { TestApp } from '../support/harness.js';
+import { apiAuditEvents, assertRefusedAt, createApi, createCustomer, createKey, fetchSnapshot, sha256, type ApiFixture, startWithApi } from '../support/money.js';
+import { emailOfLength, type Member } from '../support/workspaces.js';
 
 let t: TestApp;
 let owner: SignedUp;
@@ -15,11 +15,7 @@ let api: ApiFixture;
 let editor: Member;
 let viewer: Member;
 before(async () => {
-  t = await startTestApp();
-  owner = await signUp(t, { name: 'Kit Owner' });
-  api = await createApi(t, { name: 'Keys API', slug: 'keys-api' }, owner);
-  editor = await addMember(t, owner.client, owner.workspaceId, 'editor');
-  viewer = await addMember(t, owner.client, owner.workspaceId, 'viewer');
+  ({ t, owner, api, editor, viewer } = await startWithApi('Kit Owner', { name: 'Keys API', slug: 'keys-api' }));
 });
 after(() => t.close());
 

@@ -4,10 +4,10 @@
 // SdkCustomer.balance_seq; DESIGN 7).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { signUp, type SignedUp } from '../support/flows.js';
-import { startTestApp, type TestApp } from '../support/harness.js';
-import { apiAuditEvents, assertRefusedAt, createApi, createCustomer, createKey, reportUsage, snapshotCustomer, usageItem, type ApiFixture } from '../support/money.js';
-import { addMember, type Member } from '../support/workspaces.js';
+import type { SignedUp } from '../support/flows.js';
+import type { TestApp } from '../support/harness.js';
+import { apiAuditEvents, assertRefusedAt, createApi, createCustomer, createKey, reportUsage, snapshotCustomer, usageItem, type ApiFixture, startWithApi } from '../support/money.js';
+import type { Member } from '../support/workspaces.js';
 
 let t: TestApp;
 let owner: SignedUp;
@@ -15,11 +15,7 @@ let api: ApiFixture;
 let editor: Member;
 let viewer: Member;
 before(async () => {
-  t = await startTestApp();
-  owner = await signUp(t, { name: 'Led Owner' });
-  api = await createApi(t, { name: 'Ledger API' }, owner);
-  editor = await addMember(t, owner.client, owner.workspaceId, 'editor');
-  viewer = await addMember(t, owner.client, owner.workspaceId, 'viewer');
+  ({ t, owner, api, editor, viewer } = await startWithApi('Led Owner', { name: 'Ledger API' }));
 });
 after(() => t.close());
 

@@ -3,10 +3,10 @@
 // subscribers when a plan's price changes, roles and audit (spec 2.3 PlanFields, PlanOut; DESIGN 7).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { signUp, type SignedUp } from '../support/flows.js';
-import { startTestApp, type TestApp } from '../support/harness.js';
-import { apiAuditEvents, assertRefusedAt, createApi, createCustomer, fetchSnapshot, snapshotCustomer, type ApiFixture } from '../support/money.js';
-import { addMember, type Member } from '../support/workspaces.js';
+import type { SignedUp } from '../support/flows.js';
+import type { TestApp } from '../support/harness.js';
+import { apiAuditEvents, assertRefusedAt, createApi, createCustomer, fetchSnapshot, snapshotCustomer, type ApiFixture, startWithApi } from '../support/money.js';
+import type { Member } from '../support/workspaces.js';
 
 let t: TestApp;
 let owner: SignedUp;
@@ -14,11 +14,7 @@ let api: ApiFixture;
 let editor: Member;
 let viewer: Member;
 before(async () => {
-  t = await startTestApp();
-  owner = await signUp(t, { name: 'Pia Owner' });
-  api = await createApi(t, { name: 'Plans API', preset: 'subscriptions' }, owner);
-  editor = await addMember(t, owner.client, owner.workspaceId, 'editor');
-  viewer = await addMember(t, owner.client, owner.workspaceId, 'viewer');
+  ({ t, owner, api, editor, viewer } = await startWithApi('Pia Owner', { name: 'Plans API', preset: 'subscriptions' }));
 });
 after(() => t.close());
 

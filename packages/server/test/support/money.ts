@@ -4,7 +4,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestClient } from './client.js';
-import type { TestApp } from './harness.js';
+import { startTestApp, type TestApp } from './harness.js';
+import { addMember } from './workspaces.js';
 import { signUp, type SignedUp } from './flows.js';
 import { assertWireSnapshot, assertWireUsageAnswer, assertWireVerify } from './wire-validator.js';
 
@@ -204,4 +205,17 @@ export function customerIn(snapshot: { customers: any[] }, customerId: string) {
 /** A UTC hour stamp `hours` hours from the hour of `at`. */
 export function hourStamp(at: Date, hours = 0): string {
   return hourOf(new Date(at.getTime() + hours * 3_600_000));
+}
+
+/**
+ * The fixture of the console money tests: a running app, an owner with an API, and an editor and
+ * a viewer of the owner's workspace.
+ */
+export async function startWithApi(ownerName: string, apiBody: Record<string, unknown>) {
+  const t = await startTestApp();
+  const owner = await signUp(t, { name: ownerName });
+  const api = await createApi(t, apiBody, owner);
+  const editor = await addMember(t, owner.client, owner.workspaceId, 'editor');
+  const viewer = await addMember(t, owner.client, owner.workspaceId, 'viewer');
+  return { t, owner, api, editor, viewer };
 }
