@@ -9,11 +9,16 @@ import type { PlanTables } from '../../console/plans/tables.js';
 import type { CustomerTables } from '../../console/customers/tables.js';
 import type { LedgerTables } from '../../console/ledger/tables.js';
 import type { UsageTables } from '../../sdk-sync/tables.js';
+import type { RegistryTables } from '../../issuer/registry/tables.js';
+import type { PeopleTables } from '../../issuer/people/tables.js';
+import type { SigningKeyTables } from '../../issuer/keys/tables.js';
+import type { TokenTables } from '../../issuer/tokens/tables.js';
 import { PGliteDialect } from './pglite-dialect.js';
 
 /** Every table, each declared by the capability folder that owns it. */
 export interface Database
-  extends AuthTables, WorkspaceTables, AuditTables, MailTables, ApiTables, PlanTables, CustomerTables, LedgerTables, UsageTables {}
+  extends AuthTables, WorkspaceTables, AuditTables, MailTables, ApiTables, PlanTables, CustomerTables, LedgerTables, UsageTables,
+    RegistryTables, PeopleTables, SigningKeyTables, TokenTables {}
 
 export type Db = Kysely<Database>;
 export type Trx = Transaction<Database>;

@@ -1,0 +1,126 @@
+import { createPrivateKey, createPublicKey, generateKeyPair, type KeyObject } from 'node:crypto';
+import { promisify } from 'node:util';
+import { calculateJwkThumbprint, type JWK } from 'jose';
+import type { Clock } from '../../platform/clock.js';
+import { DAY, SECOND } from '../../platform/clock.js';
+import type { SecretBox } from '../../platform/crypto.js';
+import type { Db, Trx } from '../../platform/db/database.js';
+import * as q from './queries.js';
+
+const generateRsa = promisify(generateKeyPair);
+
+export interface Signer {
+  kid: string;
+  privateKey: KeyObject;
+}
+
+interface KeySet {
+  signer: Signer | null;
+  publicKeys: Map<string, KeyObject>;
+  jwks: JWK[];
+  loadedAt: number;
+}
+
+// Nodes re-read the key set this often, so a rotation on another node reaches every node soon;
+// until then the old key still signs, and it stays published long after (spec 4.3).
+const RELOAD_AFTER_MS = 60 * SECOND;
+// An unseen kid makes a node re-read at once, but not more often than this.
+const UNSEEN_KID_RELOAD_MS = 5 * SECOND;
+
+/**
+ * RS256 signing keys per API (spec 4.3): one active key signs; a rotated-out key stays in JWKS
+ * for the access-token lifetime plus 24 hours. Private keys are sealed with SECRET_KEY at rest.
+ */
+export class SigningKeys {
+  readonly #sets = new Map<string, KeySet>();
+  readonly #loading = new Map<string, Promise<KeySet>>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly box: SecretBox,
+  ) {}
+
+  /** The key that signs for this API, made on first use. */
+  async signer(apiId: string, accessTokenTtlS: number): Promise<Signer> {
+    let set = await this.#keySet(apiId, accessTokenTtlS);
+    if (!set.signer) {
+      const made = await this.#newKey(apiId);
+      await q.insertFirstKey(this.db, made);
+      set = await this.#reload(apiId, accessTokenTtlS);
+    }
+    return set.signer!;
+  }
+
+  /** The published public keys as a JWK Set (spec 4.1 /oauth/jwks). */
+  async jwks(apiId: string, accessTokenTtlS: number): Promise<{ keys: JWK[] }> {
+    await this.signer(apiId, accessTokenTtlS);
+    return { keys: (await this.#keySet(apiId, accessTokenTtlS)).jwks };
+  }
+
+  /** The public key of a published kid, for checking our own tokens; null when not published. */
+  async publicKey(apiId: string, kid: string, accessTokenTtlS: number): Promise<KeyObject | null> {
+    let set = await this.#keySet(apiId, accessTokenTtlS);
+    if (!set.publicKeys.has(kid) && this.clock.now().getTime() - set.loadedAt > UNSEEN_KID_RELOAD_MS) {
+      set = await this.#reload(apiId, accessTokenTtlS);
+    }
+    return set.publicKeys.get(kid) ?? null;
+  }
+
+  /** Retires the signing key and makes a new one, inside the caller's transaction (audited there). */
+  async rotate(trx: Trx, apiId: string): Promise<string> {
+    const made = await this.#newKey(apiId);
+    await q.retireActiveKey(trx, apiId, this.clock.now());
+    await q.insertActiveKey(trx, made);
+    return made.kid;
+  }
+
+  /** Forgets the cached set of one API (after a rotation committed on this node). */
+  forget(apiId: string): void {
+    this.#sets.delete(apiId);
+  }
+
+  async #newKey(apiId: string) {
+    const { publicKey, privateKey } = await generateRsa('rsa', { modulusLength: 2048 });
+    const jwk = publicKey.export({ format: 'jwk' }) as JWK;
+    const kid = await calculateJwkThumbprint(jwk);
+    const publicJwk: JWK = { kty: 'RSA', n: jwk.n!, e: jwk.e!, kid, alg: 'RS256', use: 'sig' };
+    return {
+      kid,
+      api_id: apiId,
+      public_jwk: JSON.stringify(publicJwk),
+      private_sealed: this.box.seal(privateKey.export({ format: 'pem', type: 'pkcs8' }) as string),
+      created_at: this.clock.now(),
+    };
+  }
+
+  async #keySet(apiId: string, accessTokenTtlS: number): Promise<KeySet> {
+    const set = this.#sets.get(apiId);
+    if (set && this.clock.now().getTime() - set.loadedAt < RELOAD_AFTER_MS && set.loadedAt <= this.clock.now().getTime()) return set;
+    return this.#reload(apiId, accessTokenTtlS);
+  }
+
+  #reload(apiId: string, accessTokenTtlS: number): Promise<KeySet> {
+    let loading = this.#loading.get(apiId);
+    if (!loading) {
+      loading = this.#load(apiId, accessTokenTtlS).finally(() => this.#loading.delete(apiId));
+      this.#loading.set(apiId, loading);
+    }
+    return loading;
+  }
+
+  async #load(apiId: string, accessTokenTtlS: number): Promise<KeySet> {
+    const now = this.clock.now();
+    const retiredSince = new Date(now.getTime() - accessTokenTtlS * SECOND - DAY);
+    const rows = await q.publishedKeys(this.db, apiId, retiredSince);
+    const publicKeys = new Map<string, KeyObject>();
+    let signer: Signer | null = null;
+    for (const row of rows) {
+      publicKeys.set(row.kid, createPublicKey({ key: row.public_jwk as never, format: 'jwk' }));
+      if (row.active) signer = { kid: row.kid, privateKey: createPrivateKey(this.box.open(row.private_sealed)) };
+    }
+    const set: KeySet = { signer, publicKeys, jwks: rows.map((row) => row.public_jwk), loadedAt: now.getTime() };
+    this.#sets.set(apiId, set);
+    return set;
+  }
+}

@@ -1,0 +1,99 @@
+import { randomBytes } from 'node:crypto';
+import type { FastifyReply } from 'fastify';
+
+/** HTML that is already safe to emit: only `html` templates and `raw` make one. */
+export class SafeHtml {
+  constructor(readonly value: string) {}
+  toString(): string {
+    return this.value;
+  }
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
+
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"'`]/g, (char) => ESCAPES[char]!);
+}
+
+type Value = SafeHtml | string | number | boolean | null | undefined | Value[];
+
+function render(value: Value): string {
+  if (value === null || value === undefined || value === false) return '';
+  if (value instanceof SafeHtml) return value.value;
+  if (Array.isArray(value)) return value.map(render).join('');
+  return escapeHtml(String(value));
+}
+
+/** Escapes every interpolated value unless it is itself SafeHtml: pages escape by default. */
+export function html(strings: TemplateStringsArray, ...values: Value[]): SafeHtml {
+  let out = strings[0]!;
+  values.forEach((value, i) => {
+    out += render(value) + strings[i + 1]!;
+  });
+  return new SafeHtml(out);
+}
+
+/** Marks trusted markup as safe. Never pass anything a person or client typed. */
+export function raw(markup: string): SafeHtml {
+  return new SafeHtml(markup);
+}
+
+export interface Branding {
+  name: string;
+  logoUrl: string | null;
+  accentColor: string;
+}
+
+export interface PageOptions {
+  title: string;
+  branding: Branding;
+  body: SafeHtml;
+  status?: number;
+  /** Origins a form on this page may post to besides our own (form_post to a client). */
+  formActions?: string[];
+  /** Inline script (for example the form_post auto-submit); allowed by this response's nonce. */
+  script?: string;
+}
+
+const BASE_STYLE = `
+:root{color-scheme:light}
+body{margin:0;font:16px/1.5 system-ui,-apple-system,'Segoe UI',sans-serif;background:#f6f7f9;color:#1f2328}
+main{max-width:420px;margin:48px auto;background:#fff;border:1px solid #e3e6ea;border-radius:12px;padding:32px}
+header{display:flex;align-items:center;gap:12px;margin-bottom:24px}
+header img{width:40px;height:40px;border-radius:8px;object-fit:contain}
+header strong{font-size:18px}
+h1{font-size:22px;margin:0 0 16px}
+label{display:block;margin:12px 0 4px;font-weight:600}
+input[type=email],input[type=password],input[type=text]{width:100%;box-sizing:border-box;padding:10px;border:1px solid #c9ced4;border-radius:8px;font:inherit}
+button{margin-top:16px;width:100%;padding:11px;border:0;border-radius:8px;background:var(--accent);color:#fff;font:inherit;font-weight:600;cursor:pointer}
+button.secondary{background:#fff;color:var(--accent);border:1px solid var(--accent)}
+.error{background:#fff1f0;border:1px solid #ffccc7;border-radius:8px;padding:10px;margin-bottom:12px}
+.note{color:#57606a;font-size:14px}
+ul.permissions{padding-left:20px}
+.badge{display:inline-block;font-size:12px;padding:1px 6px;border-radius:6px;background:#fff4e5;color:#8a4b00;margin-left:4px}
+a{color:var(--accent)}
+`;
+
+/** Sends a page in the API's name, logo and accent colour with a strict Content-Security-Policy. */
+export function sendPage(reply: FastifyReply, options: PageOptions) {
+  const nonce = randomBytes(16).toString('base64');
+  const accent = /^#[0-9a-fA-F]{6}$/.test(options.branding.accentColor) ? options.branding.accentColor : '#4f46e5';
+  const logo = options.branding.logoUrl?.startsWith('https://') ? options.branding.logoUrl : null;
+  const page = html`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>${options.title} · ${options.branding.name}</title>
+<style nonce="${nonce}">${raw(BASE_STYLE)}:root{--accent:${accent}}</style>
+</head><body><main>
+<header>${logo ? html`<img src="${logo}" alt="">` : ''}<strong>${options.branding.name}</strong></header>
+${options.body}
+</main>${options.script ? html`<script nonce="${nonce}">${raw(options.script)}</script>` : ''}</body></html>`;
+  const formActions = ["'self'", ...(options.formActions ?? [])].join(' ');
+  return reply
+    .status(options.status ?? 200)
+    .header('content-security-policy', `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; img-src https: data:; form-action ${formActions}; frame-ancestors 'none'; base-uri 'none'`)
+    .header('cache-control', 'no-store')
+    .header('x-frame-options', 'DENY')
+    .type('text/html; charset=utf-8')
+    .send(page.value);
+}

@@ -1,0 +1,70 @@
+// Read-only lookups the protocol makes on every request; the console's changes live in the
+// registry service. Every query takes the API id: a client of another API is never found.
+import type { Db } from '../../platform/db/database.js';
+
+export function findSettings(db: Db, apiId: string) {
+  return db.selectFrom('signin_settings').selectAll().where('api_id', '=', apiId).executeTakeFirst();
+}
+
+export function findApp(db: Db, apiId: string, clientId: string) {
+  return db.selectFrom('oauth_apps').selectAll().where('api_id', '=', apiId).where('id', '=', clientId).executeTakeFirst();
+}
+
+export function findServerByResource(db: Db, apiId: string, resourceUrl: string) {
+  return db.selectFrom('resource_servers').selectAll().where('api_id', '=', apiId).where('resource_url', '=', resourceUrl).executeTakeFirst();
+}
+
+export function findServerByClientId(db: Db, apiId: string, clientId: string) {
+  return db.selectFrom('resource_servers').selectAll().where('api_id', '=', apiId).where('client_id', '=', clientId).executeTakeFirst();
+}
+
+/** Every permission name any server of the API exposes (discovery lists them; unknown scopes are refused). */
+export async function permissionNames(db: Db, apiId: string): Promise<string[]> {
+  const rows = await db.selectFrom('server_permissions').select('name').distinct().where('api_id', '=', apiId).orderBy('name').execute();
+  return rows.map((row) => row.name);
+}
+
+export async function serverPermissions(db: Db, apiId: string, serverId: string) {
+  return db
+    .selectFrom('server_permissions')
+    .select(['name', 'description', 'sensitive'])
+    .where('api_id', '=', apiId)
+    .where('server_id', '=', serverId)
+    .orderBy('name')
+    .execute();
+}
+
+/** The permissions a person holds at one server through their roles. */
+export async function heldPermissions(db: Db, apiId: string, personId: string, serverId: string): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('person_roles')
+    .innerJoin('role_permissions', 'role_permissions.role_id', 'person_roles.role_id')
+    .innerJoin('signin_roles', 'signin_roles.id', 'person_roles.role_id')
+    .select('role_permissions.permission')
+    .where('signin_roles.api_id', '=', apiId)
+    .where('person_roles.person_id', '=', personId)
+    .where('role_permissions.server_id', '=', serverId)
+    .execute();
+  return new Set(rows.map((row) => row.permission));
+}
+
+/** A person's role names and every permission those roles give, for the `roles` scope. */
+export async function rolesAndPermissions(db: Db, apiId: string, personId: string): Promise<{ roles: string[]; permissions: string[] }> {
+  const roles = await db
+    .selectFrom('person_roles')
+    .innerJoin('signin_roles', 'signin_roles.id', 'person_roles.role_id')
+    .select(['signin_roles.id', 'signin_roles.name'])
+    .where('signin_roles.api_id', '=', apiId)
+    .where('person_roles.person_id', '=', personId)
+    .orderBy('signin_roles.name')
+    .execute();
+  if (roles.length === 0) return { roles: [], permissions: [] };
+  const permissions = await db
+    .selectFrom('role_permissions')
+    .select('permission')
+    .distinct()
+    .where('role_id', 'in', roles.map((role) => role.id))
+    .orderBy('permission')
+    .execute();
+  return { roles: roles.map((role) => role.name), permissions: permissions.map((row) => row.permission) };
+}

@@ -1,0 +1,80 @@
+import type { Generated } from 'kysely';
+
+export type AppKind = 'web' | 'spa' | 'native';
+export type AppOrigin = 'owner' | 'registered' | 'metadata';
+
+export interface SigninSettingsTable {
+  api_id: string;
+  access_token_ttl_s: Generated<number>;
+  refresh_token_ttl_s: Generated<number>;
+  session_ttl_s: Generated<number>;
+  signups: Generated<'open' | 'closed'>;
+  connected_apps: Generated<'on' | 'off'>;
+  sensitive_permissions_allowed: Generated<boolean>;
+  updated_at: Date;
+}
+
+export interface OauthAppsTable {
+  id: string;
+  api_id: string;
+  name: string;
+  kind: AppKind;
+  origin: Generated<AppOrigin>;
+  redirect_uris: string[];
+  post_logout_redirect_uris: Generated<string[]>;
+  refresh_tokens: Generated<boolean>;
+  own_app: Generated<boolean>;
+  secret_hash: string | null;
+  previous_secret_hash: string | null;
+  previous_secret_valid_until: Date | null;
+  blocked: Generated<boolean>;
+  last_used_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface ResourceServersTable {
+  id: string;
+  api_id: string;
+  name: string;
+  resource_url: string;
+  client_id: string;
+  secret_hash: string;
+  previous_secret_hash: string | null;
+  previous_secret_valid_until: Date | null;
+  requests_per_minute: number | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface ServerPermissionsTable {
+  server_id: string;
+  api_id: string;
+  name: string;
+  description: Generated<string>;
+  sensitive: Generated<boolean>;
+}
+
+export interface SigninRolesTable {
+  id: string;
+  api_id: string;
+  name: string;
+  description: Generated<string>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface RolePermissionsTable {
+  role_id: string;
+  server_id: string;
+  permission: string;
+}
+
+export interface RegistryTables {
+  signin_settings: SigninSettingsTable;
+  oauth_apps: OauthAppsTable;
+  resource_servers: ResourceServersTable;
+  server_permissions: ServerPermissionsTable;
+  signin_roles: SigninRolesTable;
+  role_permissions: RolePermissionsTable;
+}
