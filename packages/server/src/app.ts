@@ -38,6 +38,10 @@ import { CustomerService } from './console/customers/service.js';
 import { ledgerRoutes } from './console/ledger/routes.js';
 import { LedgerService } from './console/ledger/service.js';
 import { planRoutes } from './console/plans/routes.js';
+import { signinSettingsRoutes } from './console/signin-settings/routes.js';
+import { SigningKeys } from './issuer/keys/signing-keys.js';
+import { PeopleDirectory } from './issuer/people/directory.js';
+import { RegistryService } from './issuer/registry/service.js';
 import { PlanService } from './console/plans/service.js';
 import { statsRoutes } from './console/stats/routes.js';
 import { StatsService } from './console/stats/service.js';
@@ -97,11 +101,14 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   const plans = new PlanService(db, clock, audit, apis, (trx, apiId, ids) => customers.refreshPolicies(trx, apiId, ids));
   const stats: StatsService = new StatsService(db, clock, apis, customers, ledger);
   const snapshots = new SnapshotService(db, clock, apis);
+  const signingKeys = new SigningKeys(db, clock, box);
+  const registry = new RegistryService(db, clock, audit, apis, signingKeys);
+  const people = new PeopleDirectory(db, clock, audit, apis);
   const usage = new UsageService(db, clock, apis, ledger);
   const scheduler = new Scheduler(db, [receiptRetentionJob(clock)], (job, error) => onError(new Error(`job ${job} failed: ${String(error)}`)));
   return {
     config, clock, db, database: deps.database, metrics, box, rateLimits, outbox, audit, accounts, workspaces, auth,
-    platformPlans, apis, ledger, customers, plans, stats, snapshots, usage, scheduler,
+    platformPlans, apis, ledger, customers, plans, stats, snapshots, usage, scheduler, signingKeys, registry, people,
   };
 }
 
@@ -178,6 +185,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       await api.register(ledgerRoutes(services.ledger));
       await api.register(planRoutes(services.plans));
       await api.register(statsRoutes(services.stats));
+      await api.register(signinSettingsRoutes(services.registry, services.people));
       api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
     }, { prefix: '/api' });
     await consoleApp.register(async (sdk) => {
