@@ -1,0 +1,29 @@
+import type { Db } from '../../platform/db/database.js';
+import { rolesAndPermissions } from '../registry/lookups.js';
+import { findPerson } from './queries.js';
+
+/**
+ * The claims of a person for the granted scopes (spec 4.3): profile gives name, picture and
+ * updated_at; email gives email and email_verified; roles gives roles and permissions, both
+ * always present when granted.
+ */
+export async function personClaims(db: Db, apiId: string, personId: string, scopes: readonly string[]): Promise<Record<string, unknown> | null> {
+  const person = await findPerson(db, apiId, personId);
+  if (!person) return null;
+  const claims: Record<string, unknown> = {};
+  if (scopes.includes('profile')) {
+    claims.name = person.name;
+    if (person.picture) claims.picture = person.picture;
+    claims.updated_at = Math.floor(person.updated_at.getTime() / 1000);
+  }
+  if (scopes.includes('email')) {
+    claims.email = person.email;
+    claims.email_verified = person.email_verified;
+  }
+  if (scopes.includes('roles')) {
+    const { roles, permissions } = await rolesAndPermissions(db, apiId, personId);
+    claims.roles = roles;
+    claims.permissions = permissions;
+  }
+  return claims;
+}

@@ -1,0 +1,52 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from '../../platform/clock.js';
+import type { Db } from '../../platform/db/database.js';
+import type { TokenService } from '../tokens/service.js';
+import { authenticateApp, presentedCredentials } from './client-auth.js';
+import { Params } from './form-params.js';
+import { OAuthError, sendNoStore } from './oauth-error.js';
+
+/** Token-like endpoints take application/x-www-form-urlencoded only (RFC 6749 3.2). */
+export function formParams(request: FastifyRequest): Params {
+  const type = String(request.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/x-www-form-urlencoded') throw new OAuthError('invalid_request', 'Send application/x-www-form-urlencoded');
+  return Params.fromBody(request.body);
+}
+
+/** POST /oauth/token (spec 4.3) and POST /oauth/revoke (RFC 7009 as spec 4.3 narrows it). */
+export function tokenRoutes(deps: { db: Db; clock: Clock; tokens: TokenService }) {
+  return async (app: FastifyInstance) => {
+    app.post('/oauth/token', async (request: FastifyRequest, reply: FastifyReply) => {
+      const tenant = request.tenant;
+      const params = formParams(request);
+      const { app: client } = await authenticateApp(deps.db, deps.clock, tenant.api.id, presentedCredentials(request, params));
+      const grantType = params.require('grant_type');
+      if (tenant.api.status !== 'active') throw new OAuthError('invalid_grant', 'The sign-in service is suspended');
+      const resources = params.all('resource');
+      if (resources.length > 1) throw new OAuthError('invalid_target', 'Name exactly one resource');
+      const resource = resources[0] ?? null;
+      if (grantType === 'authorization_code') {
+        const code = params.require('code');
+        const redirectUri = params.require('redirect_uri');
+        const codeVerifier = params.get('code_verifier');
+        if (codeVerifier === undefined) throw new OAuthError('invalid_request', 'code_verifier is required (PKCE)');
+        return sendNoStore(reply, await deps.tokens.exchangeCode(tenant, client, { code, redirectUri, codeVerifier, resource }));
+      }
+      if (grantType === 'refresh_token') {
+        const refreshToken = params.require('refresh_token');
+        return sendNoStore(reply, await deps.tokens.refresh(tenant, client, { refreshToken, scope: params.get('scope') ?? null, resource }));
+      }
+      throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
+    });
+
+    app.post('/oauth/revoke', async (request: FastifyRequest, reply: FastifyReply) => {
+      const tenant = request.tenant;
+      const params = formParams(request);
+      const { app: client } = await authenticateApp(deps.db, deps.clock, tenant.api.id, presentedCredentials(request, params));
+      const token = params.require('token');
+      await deps.tokens.revoke(tenant, client.id, token);
+      // RFC 7009 2.2: 200 whether or not the token was known or already revoked.
+      return reply.status(200).header('cache-control', 'no-store').send();
+    });
+  };
+}

@@ -1,0 +1,63 @@
+import { decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
+import type { Clock } from '../../platform/clock.js';
+import type { Db } from '../../platform/db/database.js';
+import type { SigningKeys } from '../keys/signing-keys.js';
+import type { Tenant } from '../tenant.js';
+import { grantIdOfJti } from './minting.js';
+import { grantState } from './queries.js';
+
+export interface AccessTokenClaims extends JWTPayload {
+  iss: string;
+  sub: string;
+  aud: string | string[];
+  client_id: string;
+  scope: string;
+  exp: number;
+  iat: number;
+  auth_time: number;
+  jti: string;
+  sid: string;
+}
+
+/**
+ * Checks one of our access tokens as a server would (spec 4.3: RS256, typ at+jwt, a published
+ * kid, iss, exp), then that it is still active (spec 3: its grant not revoked, its person not
+ * suspended, and, unless it is offline, its session not ended). Null for anything else.
+ */
+export async function activeAccessToken(db: Db, clock: Clock, keys: SigningKeys, tenant: Tenant, token: string): Promise<AccessTokenClaims | null> {
+  let kid: string | undefined;
+  try {
+    const header = decodeProtectedHeader(token);
+    if (header.alg !== 'RS256' || header.typ !== 'at+jwt' || typeof header.kid !== 'string') return null;
+    kid = header.kid;
+  } catch {
+    return null;
+  }
+  const key = await keys.publicKey(tenant.api.id, kid, tenant.settings.access_token_ttl_s);
+  if (!key) return null;
+  let claims: AccessTokenClaims;
+  try {
+    const verified = await jwtVerify(token, key, {
+      algorithms: ['RS256'],
+      typ: 'at+jwt',
+      issuer: tenant.issuer,
+      currentDate: clock.now(),
+      clockTolerance: 0,
+      requiredClaims: ['sub', 'aud', 'exp', 'iat', 'jti', 'client_id', 'sid'],
+    });
+    claims = verified.payload as AccessTokenClaims;
+  } catch {
+    return null;
+  }
+  const grantId = grantIdOfJti(claims.jti);
+  if (!grantId) return null;
+  const state = await grantState(db, tenant.api.id, grantId);
+  if (!state || state.revoked_at || state.person_status !== 'active' || state.client_id !== claims.client_id) return null;
+  if (!state.offline && (state.session_ended_at !== null || (state.session_expires_at !== null && state.session_expires_at <= clock.now()))) return null;
+  if (tenant.api.status !== 'active') return null;
+  return claims;
+}
+
+export function audienceList(aud: string | string[]): string[] {
+  return Array.isArray(aud) ? aud : [aud];
+}

@@ -1,0 +1,180 @@
+import { createHash } from 'node:crypto';
+import type { Clock } from '../../platform/clock.js';
+import { addMs, SECOND } from '../../platform/clock.js';
+import { constantTimeEqual, sha256Hex } from '../../platform/crypto.js';
+import type { Db } from '../../platform/db/database.js';
+import { newId, randomBase62 } from '../../platform/ids.js';
+import type { SigningKeys } from '../keys/signing-keys.js';
+import { personClaims } from '../people/claims.js';
+import { findPerson } from '../people/queries.js';
+import type { Tenant } from '../tenant.js';
+import { OAuthError } from '../protocol/oauth-error.js';
+import type { AuthorizationRequest } from './authorization-request.js';
+import { mintAccessToken, mintIdToken, type GrantFacts } from './minting.js';
+import * as q from './queries.js';
+
+/** Spec 8: an authorization code lives 60 seconds and works once. */
+export const CODE_TTL_S = 60;
+const REFRESH_PREFIX = 'ghr_';
+
+export interface TokenResponse {
+  access_token: string;
+  token_type: 'Bearer';
+  expires_in: number;
+  scope: string;
+  refresh_token?: string;
+  id_token?: string;
+}
+
+type GrantRow = NonNullable<Awaited<ReturnType<typeof q.findGrant>>>;
+
+function factsOf(grant: GrantRow): GrantFacts {
+  return {
+    id: grant.id,
+    clientId: grant.client_id,
+    personId: grant.person_id,
+    sessionId: grant.session_id,
+    scopes: grant.scopes,
+    resource: grant.resource,
+    authTime: grant.auth_time,
+    amr: grant.amr,
+  };
+}
+
+/** RFC 7636 4.6: BASE64URL(SHA256(code_verifier)) equals the challenge. */
+function pkceMatches(verifier: string, challenge: string): boolean {
+  if (!/^[A-Za-z0-9\-._~]{43,128}$/.test(verifier)) return false;
+  return constantTimeEqual(createHash('sha256').update(verifier).digest('base64url'), challenge);
+}
+
+/** Grants, codes and tokens: what a sign-in gives an app, and its exchange for tokens. */
+export class TokenService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly keys: SigningKeys,
+  ) {}
+
+  /** Records the grant of a finished authorization and answers its code (spec 4.2). */
+  async issueCode(tenant: Tenant, request: AuthorizationRequest, session: { sessionId: string; personId: string; authTime: Date; amr: string[] }, scopes: string[]): Promise<string> {
+    const now = this.clock.now();
+    const code = randomBase62(43);
+    const grantId = newId('grt');
+    await this.db.transaction().execute(async (trx) => {
+      await q.insertGrant(trx, {
+        id: grantId,
+        api_id: tenant.api.id,
+        client_id: request.clientId,
+        person_id: session.personId,
+        session_id: session.sessionId,
+        scopes,
+        resource: request.resource,
+        offline: scopes.includes('offline_access'),
+        auth_time: session.authTime,
+        amr: session.amr,
+        created_at: now,
+      });
+      await q.insertCode(trx, {
+        code_hash: sha256Hex(code),
+        api_id: tenant.api.id,
+        grant_id: grantId,
+        redirect_uri: request.redirectUri,
+        code_challenge: request.codeChallenge,
+        nonce: request.nonce,
+        expires_at: addMs(now, CODE_TTL_S * SECOND),
+      });
+    });
+    return code;
+  }
+
+  /** grant_type=authorization_code (OAuth 2.1 4.1.3). A replayed code also revokes its grant. */
+  async exchangeCode(tenant: Tenant, app: { id: string; refresh_tokens: boolean }, input: { code: string; redirectUri: string; codeVerifier: string; resource: string | null }): Promise<TokenResponse> {
+    const now = this.clock.now();
+    const codeHash = sha256Hex(input.code);
+    const taken = await this.db.transaction().execute((trx) => q.takeCode(trx, tenant.api.id, codeHash, now));
+    if (!taken) {
+      const used = await q.findCode(this.db, tenant.api.id, codeHash);
+      if (used) {
+        // OAuth 2.1 4.1.3: a code used twice means it leaked; what it issued is revoked.
+        await q.revokeGrant(this.db, tenant.api.id, used.grant_id, now);
+        throw new OAuthError('invalid_grant', 'The code was already used');
+      }
+      throw new OAuthError('invalid_grant', 'Unknown code');
+    }
+    if (taken.expires_at <= now) throw new OAuthError('invalid_grant', 'The code has expired');
+    const grant = await q.findGrant(this.db, tenant.api.id, taken.grant_id);
+    if (!grant || grant.revoked_at) throw new OAuthError('invalid_grant', 'The grant was revoked');
+    if (grant.client_id !== app.id) throw new OAuthError('invalid_grant', 'The code was issued to another client');
+    if (taken.redirect_uri !== input.redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri differs from the authorization request');
+    if (!pkceMatches(input.codeVerifier, taken.code_challenge)) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
+    if (input.resource !== null && input.resource !== grant.resource) throw new OAuthError('invalid_target', 'resource differs from the one signed in for');
+    return this.#tokens(tenant, app, grant, grant.scopes, taken.nonce, true);
+  }
+
+  /** grant_type=refresh_token: a new refresh token on every use; presenting a used one ends the chain. */
+  async refresh(tenant: Tenant, app: { id: string; refresh_tokens: boolean }, input: { refreshToken: string; scope: string | null; resource: string | null }): Promise<TokenResponse> {
+    if (!app.refresh_tokens) throw new OAuthError('unauthorized_client', 'Refresh tokens are off for this app');
+    const now = this.clock.now();
+    const tokenHash = sha256Hex(input.refreshToken);
+    const taken = await this.db.transaction().execute((trx) => q.takeRefreshToken(trx, tenant.api.id, tokenHash, now));
+    if (!taken) {
+      const used = await q.findRefreshToken(this.db, tenant.api.id, tokenHash);
+      if (used) {
+        // OAuth 2.1 4.3.1 and RFC 9700 4.14.2: reuse of a rotated token ends the whole chain.
+        await q.revokeGrant(this.db, tenant.api.id, used.grant_id, now);
+        throw new OAuthError('invalid_grant', 'The refresh token was already used');
+      }
+      throw new OAuthError('invalid_grant', 'Unknown refresh token');
+    }
+    const grant = await q.findGrant(this.db, tenant.api.id, taken.grant_id);
+    if (!grant || grant.revoked_at) throw new OAuthError('invalid_grant', 'The refresh token was revoked');
+    if (grant.client_id !== app.id) throw new OAuthError('invalid_grant', 'The refresh token was issued to another client');
+    if (taken.expires_at <= now) throw new OAuthError('invalid_grant', 'The refresh token has expired');
+    if (input.resource !== null && input.resource !== grant.resource) throw new OAuthError('invalid_target', 'resource differs from the one signed in for');
+    let scopes = grant.scopes;
+    if (input.scope !== null) {
+      // RFC 6749 6: a refresh may narrow the scope, never widen it.
+      const asked = [...new Set(input.scope.split(' ').filter(Boolean))];
+      if (asked.some((scope) => !grant.scopes.includes(scope))) throw new OAuthError('invalid_scope', 'The scope is wider than what was granted');
+      scopes = grant.scopes.filter((scope) => asked.includes(scope));
+    }
+    return this.#tokens(tenant, app, grant, scopes, null, false);
+  }
+
+  /** RFC 7009 as spec 4.3 narrows it: an app's own refresh token ends its chain; anything else changes nothing. */
+  async revoke(tenant: Tenant, appId: string, token: string): Promise<void> {
+    if (!token.startsWith(REFRESH_PREFIX)) return;
+    const row = await q.findRefreshToken(this.db, tenant.api.id, sha256Hex(token));
+    if (!row) return;
+    const grant = await q.findGrant(this.db, tenant.api.id, row.grant_id);
+    if (grant && grant.client_id === appId) await q.revokeGrant(this.db, tenant.api.id, grant.id, this.clock.now());
+  }
+
+  async #tokens(tenant: Tenant, app: { refresh_tokens: boolean }, grant: GrantRow, scopes: string[], nonce: string | null, first: boolean): Promise<TokenResponse> {
+    const now = this.clock.now();
+    const person = await findPerson(this.db, tenant.api.id, grant.person_id);
+    if (!person || person.status !== 'active') throw new OAuthError('invalid_grant', 'The account is suspended');
+    if (!first && !grant.offline) throw new OAuthError('invalid_grant', 'The grant has no offline access');
+    const ttl = tenant.settings.access_token_ttl_s;
+    const signer = await this.keys.signer(tenant.api.id, ttl);
+    const facts = factsOf(grant);
+    const accessToken = await mintAccessToken(signer, tenant.issuer, facts, scopes, now, ttl);
+    const response: TokenResponse = { access_token: accessToken, token_type: 'Bearer', expires_in: ttl, scope: scopes.join(' ') };
+    if (grant.offline && app.refresh_tokens) {
+      const refreshToken = REFRESH_PREFIX + randomBase62(43);
+      await q.insertRefreshToken(this.db, {
+        token_hash: sha256Hex(refreshToken),
+        api_id: tenant.api.id,
+        grant_id: grant.id,
+        created_at: now,
+        expires_at: addMs(now, tenant.settings.refresh_token_ttl_s * SECOND),
+      });
+      response.refresh_token = refreshToken;
+    }
+    if (scopes.includes('openid')) {
+      const claims = (await personClaims(this.db, tenant.api.id, grant.person_id, scopes)) ?? {};
+      response.id_token = await mintIdToken(signer, tenant.issuer, facts, accessToken, claims, nonce, now, ttl);
+    }
+    return response;
+  }
+}
