@@ -51,6 +51,11 @@ import { UsageService } from './sdk-sync/usage.js';
 import { receiptRetentionJob } from './jobs/retention.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { devMailRoutes } from './platform/mail/dev-routes.js';
+import { PersonSessions } from './issuer/people/sessions.js';
+import { AuthorizationService } from './issuer/protocol/authorization.js';
+import { issuerRoutes } from './issuer/routes.js';
+import { TokenService } from './issuer/tokens/service.js';
+import { TokenBuckets } from './platform/token-bucket.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -104,11 +109,16 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   const signingKeys = new SigningKeys(db, clock, box);
   const registry = new RegistryService(db, clock, audit, apis, signingKeys);
   const people = new PeopleDirectory(db, clock, audit, apis);
+  const personSessions = new PersonSessions(db, clock);
+  const tokens = new TokenService(db, clock, signingKeys);
+  const authorization = new AuthorizationService(db, clock, personSessions, tokens, config.baseUrl.startsWith('https:'));
+  const tokenBuckets = new TokenBuckets(deps.redis, deps.rateLimitPrefix ?? 'gh', clock);
   const usage = new UsageService(db, clock, apis, ledger);
   const scheduler = new Scheduler(db, [receiptRetentionJob(clock)], (job, error) => onError(new Error(`job ${job} failed: ${String(error)}`)));
   return {
     config, clock, db, database: deps.database, metrics, box, rateLimits, outbox, audit, accounts, workspaces, auth,
     platformPlans, apis, ledger, customers, plans, stats, snapshots, usage, scheduler, signingKeys, registry, people,
+    personSessions, tokens, authorization, tokenBuckets,
   };
 }
 
@@ -195,6 +205,9 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
     await consoleApp.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true, uiConfig: { url: '/api/openapi.json' } as never });
     if (!config.production) await consoleApp.register(devMailRoutes(services));
   });
+
+  // The tenant face: every API's sign-in service, on its own host.
+  await app.register(issuerRoutes(services, secureCookies));
 
   return { app, services };
 }
