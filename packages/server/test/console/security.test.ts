@@ -8,6 +8,7 @@ import { TestClient, type Answer } from '../support/client.js';
 import { signUp, uniqueEmail } from '../support/flows.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { jsonBodySchema, operationsOf, sampleOf, type OpenApiDocument, type Operation } from '../support/openapi.js';
+import { createPerson } from '../support/signin.js';
 import { addMember, createKey, sendInvite, type InvitableRole, type Member } from '../support/workspaces.js';
 
 type Role = 'owner' | InvitableRole;
@@ -102,6 +103,33 @@ const routes: Record<string, RouteRule> = {
   'PATCH /api/apis/{api}/plans/{id}': { access: 'editor', params: (f) => ({ id: f.planId }) },
   'DELETE /api/apis/{api}/plans/{id}': { access: 'editor', params: (f) => ({ id: f.planId }) },
 
+  // The sign-in service of an API (DESIGN 8: editors change sign-in settings, apps, servers,
+  // roles and people; admins rotate secrets and signing keys).
+  'GET /api/apis/{api}/signin': { access: 'viewer' },
+  'PATCH /api/apis/{api}/signin': { access: 'editor' },
+  'GET /api/apis/{api}/signin/signing-keys': { access: 'viewer' },
+  'POST /api/apis/{api}/signin/signing-keys/rotate': { access: 'admin' },
+  'GET /api/apis/{api}/signin/apps': { access: 'viewer' },
+  'POST /api/apis/{api}/signin/apps': { access: 'editor', body: { name: 'Guarded app', kind: 'web', redirect_uris: ['https://app.example.com/cb'] } },
+  'GET /api/apis/{api}/signin/apps/{id}': { access: 'viewer', params: (f) => ({ id: f.appId }) },
+  'PATCH /api/apis/{api}/signin/apps/{id}': { access: 'editor', params: (f) => ({ id: f.appId }) },
+  'DELETE /api/apis/{api}/signin/apps/{id}': { access: 'editor', params: (f) => ({ id: f.appId }) },
+  'POST /api/apis/{api}/signin/apps/{id}/secret/rotate': { access: 'admin', params: (f) => ({ id: f.appId }) },
+  'GET /api/apis/{api}/signin/servers': { access: 'viewer' },
+  'POST /api/apis/{api}/signin/servers': { access: 'editor', body: { name: 'Guarded server', resource_url: 'https://other.example.com/' } },
+  'GET /api/apis/{api}/signin/servers/{id}': { access: 'viewer', params: (f) => ({ id: f.serverId }) },
+  'PATCH /api/apis/{api}/signin/servers/{id}': { access: 'editor', params: (f) => ({ id: f.serverId }) },
+  'DELETE /api/apis/{api}/signin/servers/{id}': { access: 'editor', params: (f) => ({ id: f.serverId }) },
+  'POST /api/apis/{api}/signin/servers/{id}/secret/rotate': { access: 'admin', params: (f) => ({ id: f.serverId }) },
+  'GET /api/apis/{api}/signin/roles': { access: 'viewer' },
+  'POST /api/apis/{api}/signin/roles': { access: 'editor' },
+  'PATCH /api/apis/{api}/signin/roles/{id}': { access: 'editor', params: (f) => ({ id: f.roleId }) },
+  'DELETE /api/apis/{api}/signin/roles/{id}': { access: 'editor', params: (f) => ({ id: f.roleId }) },
+  'GET /api/apis/{api}/signin/people': { access: 'viewer' },
+  'GET /api/apis/{api}/signin/people/{id}': { access: 'viewer', params: (f) => ({ id: f.personId }) },
+  'PATCH /api/apis/{api}/signin/people/{id}': { access: 'editor', params: (f) => ({ id: f.personId }), body: { status: 'suspended' } },
+  'PUT /api/apis/{api}/signin/people/{id}/roles': { access: 'editor', params: (f) => ({ id: f.personId }) },
+
   // The SDK sync API: an API's SDK secret, not a console credential.
   'GET /sdk/v1/snapshot': { access: 'sdk' },
   'GET /sdk/v1/keys/verify': { access: 'sdk' },
@@ -125,6 +153,10 @@ interface Fixture {
   customerId: string;
   customerKeyId: string;
   planId: string;
+  appId: string;
+  serverId: string;
+  roleId: string;
+  personId: string;
 }
 
 const pathValues: Record<string, (f: Fixture) => string> = {
@@ -173,6 +205,11 @@ before(async () => {
   const customer = (await owner.client.post(`/apis/${api.id}/customers`, { name: 'Guarded customer', email: 'guarded@example.com' })).body;
   const customerKey = (await owner.client.post(`/apis/${api.id}/customers/${customer.id}/keys`, { name: 'spare' })).body;
   const plan = (await owner.client.post(`/apis/${api.id}/plans`, { name: 'Guarded plan', price_monthly_cents: 900 })).body;
+  const signinApp = (await owner.client.post(`/apis/${api.id}/signin/apps`, { name: 'Guarded app', kind: 'web', redirect_uris: ['https://app.example.com/cb'] })).body;
+  const server = (await owner.client.post(`/apis/${api.id}/signin/servers`, { name: 'Guarded server', resource_url: 'https://guarded.example.com/', permissions: [{ name: 'read' }] })).body;
+  const role = (await owner.client.post(`/apis/${api.id}/signin/roles`, { name: 'Guarded role', permissions: [{ server_id: server.id, permission: 'read' }] })).body;
+  const person = await createPerson(t, api.id, { email: 'guarded-person@example.com' });
+  assert.equal((await owner.client.put(`/apis/${api.id}/signin/people/${person.id}/roles`, { role_ids: [role.id] })).status, 200);
   f = {
     ws,
     members: { owner: atOrigin(owner.client), admin: atOrigin(admin.client), editor: atOrigin(editor.client), viewer: atOrigin(viewer.client) },
@@ -187,6 +224,10 @@ before(async () => {
     customerId: customer.id,
     customerKeyId: customerKey.id,
     planId: plan.id,
+    appId: signinApp.id,
+    serverId: server.id,
+    roleId: role.id,
+    personId: person.id,
   };
   const fetched = await t.client().get('/openapi.json');
   assert.equal(fetched.status, 200);
@@ -403,7 +444,8 @@ test('none of the refused calls changed anything', async () => {
   assert.equal((await owner.get(`/api/workspaces/${f.ws}/keys`)).body.keys.length, 4);
   const events = (await owner.get(`/api/workspaces/${f.ws}/audit?limit=200`)).body.events;
   // The set-up, and the reads that are audited because they show a secret.
-  const setUp = ['workspace.create', 'member.invite', 'invite.accept', 'workspace_key.create', 'api.create', 'customer.create', 'customer_key.create', 'plan.create', 'api.secret_reveal'];
+  const setUp = ['workspace.create', 'member.invite', 'invite.accept', 'workspace_key.create', 'api.create', 'customer.create', 'customer_key.create', 'plan.create', 'api.secret_reveal',
+    'signin_app.create', 'signin_server.create', 'signin_role.create', 'signin_person.roles'];
   assert.deepEqual(events.filter((e: { action: string }) => !setUp.includes(e.action)), [], 'only the set-up is in the log');
   for (const [role, client] of Object.entries(f.members)) assert.equal((await client.get('/api/me')).status, 200, role);
   for (const [role, client] of Object.entries(f.keys)) assert.equal((await client.get(`/api/workspaces/${f.ws}`)).status, 200, role);
@@ -416,4 +458,18 @@ test('none of the refused calls changed anything', async () => {
   assert.equal(customer.status, 'active');
   const plans = (await owner.get(`/api/apis/${f.apiId}/plans`)).body.plans;
   assert.deepEqual(plans.map((p: { id: string; active: boolean }) => [p.id, p.active]), [[f.planId, true]]);
+  const signin = `/api/apis/${f.apiId}/signin`;
+  const settings = (await owner.get(signin)).body;
+  assert.deepEqual([settings.signups, settings.connected_apps, settings.access_token_ttl_s], ['open', 'off', 3600], 'default sign-in settings');
+  assert.deepEqual((await owner.get(`${signin}/signing-keys`)).body.keys, [], 'no signing key was made');
+  const signinApp = (await owner.get(`${signin}/apps/${f.appId}`)).body;
+  assert.deepEqual([signinApp.name, signinApp.previous_secret_valid_until], ['Guarded app', undefined]);
+  assert.deepEqual((await owner.get(`${signin}/apps`)).body.apps.map((a: { id: string }) => a.id), [f.appId]);
+  const server = (await owner.get(`${signin}/servers/${f.serverId}`)).body;
+  assert.deepEqual([server.name, server.permissions.map((p: { name: string }) => p.name), server.previous_secret_valid_until], ['Guarded server', ['read'], undefined]);
+  assert.deepEqual((await owner.get(`${signin}/servers`)).body.servers.map((s: { id: string }) => s.id), [f.serverId]);
+  const roles = (await owner.get(`${signin}/roles`)).body.roles;
+  assert.deepEqual(roles.map((r: { id: string; name: string; people: number }) => [r.id, r.name, r.people]), [[f.roleId, 'Guarded role', 1]]);
+  const person = (await owner.get(`${signin}/people/${f.personId}`)).body;
+  assert.deepEqual([person.status, person.roles.map((r: { id: string }) => r.id)], ['active', [f.roleId]]);
 });
