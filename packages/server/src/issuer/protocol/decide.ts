@@ -27,6 +27,7 @@ export function decide(input: DecisionInput): Step {
   const { request, result, session } = input;
   const none = request.prompt.includes('none');
   if (result.consent === 'denied') return { kind: 'error', error: 'access_denied', description: 'The person declined' };
+  if (result.suspended) return { kind: 'error', error: 'access_denied', description: 'The account is suspended' };
   const fresh = session !== null && result.signedInSessionId === session.sessionId;
   const tooOld = session !== null && request.maxAge !== null && input.now.getTime() - session.authTime.getTime() > request.maxAge * 1000;
   if (!session || (!fresh && (request.prompt.includes('login') || tooOld))) {

@@ -23,6 +23,8 @@ export interface InteractionResult {
   signedInSessionId?: string;
   /** The person chose to continue as the signed-in account (spec 4.2 rules 3 and 4). */
   continued?: boolean;
+  /** A suspended person proved who they are: the app hears access_denied (spec 4.3 pages). */
+  suspended?: boolean;
   /** The consent screen's answer. */
   consent?: 'granted' | 'denied';
 }
