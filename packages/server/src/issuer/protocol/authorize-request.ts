@@ -44,6 +44,7 @@ export function redirectUriMatches(app: Pick<AppRow, 'kind' | 'redirect_uris'>, 
 export async function checkClient(db: Db, apiId: string, params: Params): Promise<AppRow> {
   const clientId = params.get('client_id');
   if (clientId === undefined) throw new AuthorizePageError('The request names no client_id.');
+  if (params.faulty('client_id')) throw new AuthorizePageError('client_id is repeated or malformed.');
   const app = await findApp(db, apiId, clientId);
   if (!app) throw new AuthorizePageError('The app that sent you here is not known to this sign-in service.');
   return app;
@@ -52,6 +53,7 @@ export async function checkClient(db: Db, apiId: string, params: Params): Promis
 export function checkRedirectUri(app: AppRow, params: Params): string {
   const uri = params.get('redirect_uri');
   if (uri === undefined) throw new AuthorizePageError('The request names no redirect_uri.');
+  if (params.faulty('redirect_uri')) throw new AuthorizePageError('redirect_uri is repeated or malformed.');
   if (!redirectUriMatches(app, uri)) throw new AuthorizePageError('The redirect_uri is not registered for this app.');
   return uri;
 }
@@ -60,6 +62,7 @@ export function checkRedirectUri(app: AppRow, params: Params): string {
 export async function pushedParams(db: Db, clock: Clock, apiId: string, params: Params): Promise<Params> {
   const requestUri = params.get('request_uri');
   if (requestUri === undefined) return params;
+  if (params.faulty('request_uri')) throw new AuthorizePageError('request_uri is repeated or malformed.');
   const clientId = params.get('client_id');
   if (clientId === undefined) throw new AuthorizePageError('The request names no client_id.');
   const pushed = await takePushedAuthorization(db, apiId, sha256Hex(requestUri), clientId, clock.now());
@@ -117,6 +120,7 @@ export async function checkResource(db: Db, apiId: string, params: Params) {
 
 /** Every check after client and redirect URI; failures are redirected to the client (rule 1). */
 export async function checkAuthorizationRequest(db: Db, apiId: string, app: AppRow, redirectUri: string, params: Params): Promise<AuthorizationRequest> {
+  params.assertWellFormed();
   const responseType = params.get('response_type');
   if (responseType === undefined) throw new OAuthError('invalid_request', 'response_type is required');
   if (responseType !== 'code') throw new OAuthError('invalid_request', 'response_type must be code');

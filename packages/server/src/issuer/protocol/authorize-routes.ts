@@ -27,7 +27,7 @@ export function authorizeRoutes(deps: { db: Db; clock: Clock; authorization: Aut
         throw error;
       }
       // From here on errors go back to the client; in the response mode asked for when it is valid.
-      const mode = params.get('response_mode') === 'form_post' ? 'form_post' : 'query';
+      const mode = params.get('response_mode') === 'form_post' && !params.faulty('response_mode') ? 'form_post' : 'query';
       const target = { redirectUri, responseMode: mode, state: params.get('state') ?? null } as const;
       try {
         const authorization = await checkAuthorizationRequest(deps.db, tenant.api.id, client, redirectUri, params);

@@ -10,27 +10,50 @@ export const MAX_PARAM_LENGTH = 4096;
  */
 export class Params {
   readonly #values = new Map<string, string>();
+  /** Names sent more than once (other than `resource`), and names whose value was too long. */
+  readonly #faults: { name: string; problem: string }[] = [];
 
-  constructor(entries: Iterable<[string, unknown]>, allowRepeated: ReadonlySet<string> = new Set()) {
+  constructor(entries: Iterable<[string, unknown]>, allowRepeated: ReadonlySet<string> = new Set(['resource'])) {
     for (const [name, value] of entries) {
       const values = Array.isArray(value) ? value : [value];
       for (const item of values) {
         if (typeof item !== 'string') continue;
-        if (this.#values.has(name) && !allowRepeated.has(name)) throw new OAuthError('invalid_request', `${name} is repeated`);
-        if (item.length > MAX_PARAM_LENGTH) throw new OAuthError('invalid_request', `${name} is too long`);
-        if (item !== '') this.#values.set(name, this.#values.has(name) ? `${this.#values.get(name)}\u0000${item}` : item);
+        if (item.length > MAX_PARAM_LENGTH) {
+          this.#faults.push({ name, problem: 'is too long' });
+          continue;
+        }
+        if (item === '') continue;
+        if (this.#values.has(name)) {
+          if (!allowRepeated.has(name)) this.#faults.push({ name, problem: 'is repeated' });
+          this.#values.set(name, `${this.#values.get(name)}\u0000${item}`);
+        } else {
+          this.#values.set(name, item);
+        }
       }
     }
   }
 
+  /** Query parameters; faults are kept so the caller can first decide whether it may redirect. */
   static fromQuery(url: string): Params {
     const query = url.includes('?') ? url.slice(url.indexOf('?') + 1) : '';
-    return new Params(new URLSearchParams(query), new Set(['resource']));
+    return new Params(new URLSearchParams(query));
   }
 
+  /** Form parameters of a token-like endpoint: a fault is an error at once. */
   static fromBody(body: unknown): Params {
-    if (!body || typeof body !== 'object') return new Params([]);
-    return new Params(Object.entries(body as Record<string, unknown>), new Set(['resource']));
+    const params = !body || typeof body !== 'object' ? new Params([]) : new Params(Object.entries(body as Record<string, unknown>));
+    params.assertWellFormed();
+    return params;
+  }
+
+  /** Whether a parameter was sent more than once or too long. */
+  faulty(name: string): boolean {
+    return this.#faults.some((fault) => fault.name === name);
+  }
+
+  assertWellFormed(): void {
+    const fault = this.#faults[0];
+    if (fault) throw new OAuthError('invalid_request', `${fault.name.slice(0, 40)} ${fault.problem}`);
   }
 
   get(name: string): string | undefined {

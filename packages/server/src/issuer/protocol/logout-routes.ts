@@ -74,6 +74,7 @@ export function logoutRoutes(deps: { db: Db; keys: SigningKeys; sessions: Person
       let params: Params;
       try {
         params = Params.fromQuery(request.url);
+        params.assertWellFormed();
       } catch {
         return sendAuthorizeErrorPage(reply, tenant, 'The sign-out request is malformed.');
       }
