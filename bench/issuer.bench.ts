@@ -1,0 +1,241 @@
+// Our issuer beside npm oidc-provider (v9), set up for the same flow and run on the same machine in
+// the same run: code exchanges, refreshes and introspections per second, with p50 and p99 latency.
+//
+// Each issuer runs in a child process (issuer-ours.ts: the built app on PostgreSQL; issuer-theirs.ts:
+// oidc-provider with its in-memory adapter); this process drives both over real HTTP with a fixed
+// concurrency of CONNECTIONS keep-alive connections (undici), each connection sending its next
+// request when the last one answered. Per operation and side: a warm-up, then ROUNDS rounds of
+// REQUESTS requests, the two sides alternating (and taking turns to go first), and the medians.
+// Codes are minted by each issuer's own models before each run, outside the timed part. Every
+// answer must be 200 and is checked (tokens present, introspection active); one non-200 stops the run.
+import { fork, type ChildProcess } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
+import { Pool } from 'undici';
+import { basic, CODE_VERIFIER, REDIRECT_URI, RESOURCE, type ChildMessage, type Credentials, type ParentMessage, type ServerReady } from './issuer-support.js';
+import { fmt, percentile } from './support.js';
+
+const CONNECTIONS = Number(process.env.BENCH_ISSUER_CONNECTIONS ?? 10);
+const REQUESTS = Number(process.env.BENCH_ISSUER_REQUESTS ?? 2000);
+const WARMUP = Number(process.env.BENCH_ISSUER_WARMUP ?? 500);
+const ROUNDS = Number(process.env.BENCH_ISSUER_ROUNDS ?? 5);
+
+type Operation = 'code' | 'refresh' | 'introspect' | 'introspectRefresh';
+const OPERATIONS: [Operation, string][] = [
+  ['code', 'code exchange'],
+  ['refresh', 'refresh (rotating)'],
+  ['introspect', 'introspection (server)'],
+  ['introspectRefresh', 'introspection (app, RT)'],
+];
+
+interface Side {
+  name: string;
+  child: ChildProcess;
+  ready: ServerReady;
+  pool: Pool;
+  /** The refresh token each connection presents next (its own rotating chain). */
+  chains: string[];
+  /** An access token the resource server introspects. */
+  introspectedAccessToken: string;
+  /** A refresh token the web app introspects (never presented for a refresh). */
+  introspectedRefreshToken: string;
+}
+
+interface Run {
+  opsPerS: number;
+  p50: number;
+  p99: number;
+  serverCpuUs: number;
+  databaseCpuUs: number | null;
+}
+
+function nextMessage<T extends ChildMessage['type']>(child: ChildProcess, type: T): Promise<Extract<ChildMessage, { type: T }>> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: ChildMessage) => {
+      if (message.type !== type) return;
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      resolve(message as Extract<ChildMessage, { type: T }>);
+    };
+    const onExit = (code: number | null) => reject(new Error(`the server exited (${code}) before '${type}'`));
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
+}
+
+function ask<T extends ChildMessage['type']>(side: { child: ChildProcess }, message: ParentMessage, answer: T) {
+  const answered = nextMessage(side.child, answer);
+  side.child.send(message);
+  return answered;
+}
+
+async function mintCodes(side: Side | { child: ChildProcess }, count: number, forIntrospection = false): Promise<string[]> {
+  return (await ask(side, { type: 'codes', count, forIntrospection }, 'codes')).codes;
+}
+
+class Refused extends Error {}
+
+async function post(side: Pick<Side, 'pool' | 'ready'>, path: string, credentials: Credentials, form: Record<string, string>): Promise<any> {
+  const response = await side.pool.request({
+    method: 'POST',
+    path,
+    headers: { host: side.ready.host, authorization: basic(credentials), 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(form).toString(),
+  });
+  const text = await response.body.text();
+  if (response.statusCode !== 200) throw new Refused(`${path} answered ${response.statusCode}: ${text.slice(0, 300)}`);
+  return JSON.parse(text);
+}
+
+/** A token response as both issuers must give it: RS256 at+jwt for RESOURCE, a refresh token, an ID token. */
+function checkTokens(side: string, body: any, resource = RESOURCE): { accessToken: string; refreshToken: string } {
+  const fail = (why: string) => {
+    throw new Refused(`${side}: ${why}: ${JSON.stringify(body).slice(0, 300)}`);
+  };
+  if (body.token_type !== 'Bearer' || typeof body.access_token !== 'string') fail('no Bearer access token');
+  if (typeof body.refresh_token !== 'string') fail('no refresh token');
+  if (typeof body.id_token !== 'string') fail('no ID token');
+  if (resource === RESOURCE) {
+    const header = decodeProtectedHeader(body.access_token);
+    if (header.alg !== 'RS256' || header.typ !== 'at+jwt') fail(`access token header ${JSON.stringify(header)}`);
+    const aud = decodeJwt(body.access_token).aud;
+    if (!(Array.isArray(aud) ? aud : [aud]).includes(RESOURCE)) fail(`access token audience ${JSON.stringify(aud)}`);
+  }
+  return { accessToken: body.access_token, refreshToken: body.refresh_token };
+}
+
+function exchangeForm(code: string) {
+  return { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: CODE_VERIFIER };
+}
+
+async function start(name: string, file: string): Promise<Side> {
+  const child = fork(fileURLToPath(new URL(file, import.meta.url)), [], { execArgv: ['--import', 'tsx'] });
+  children.push(child);
+  const ready = await nextMessage(child, 'ready');
+  const pool = new Pool(`http://127.0.0.1:${ready.port}`, { connections: CONNECTIONS, pipelining: 1 });
+  const side: Side = { name, child, ready, pool, chains: [], introspectedAccessToken: '', introspectedRefreshToken: '' };
+  // One chain per connection, one more refresh token for the app to introspect.
+  const codes = await mintCodes(side, CONNECTIONS + 1);
+  for (const code of codes) side.chains.push(checkTokens(name, await post(side, ready.tokenPath, ready.app, exchangeForm(code))).refreshToken);
+  side.introspectedRefreshToken = side.chains.pop()!;
+  const [introspectionCode] = await mintCodes(side, 1, true);
+  side.introspectedAccessToken = checkTokens(name, await post(side, ready.tokenPath, ready.app, exchangeForm(introspectionCode!)), ready.introspectedResource).accessToken;
+  // One answer of each introspection, checked in full.
+  const server = await post(side, ready.introspectionPath, ready.server, { token: side.introspectedAccessToken });
+  const audience = Array.isArray(server.aud) ? server.aud : [server.aud];
+  if (server.active !== true || server.client_id !== ready.app.clientId || !audience.includes(ready.introspectedResource) || !server.scope?.includes('read:things')) {
+    throw new Refused(`${name}: the server's introspection: ${JSON.stringify(server)}`);
+  }
+  const app = await post(side, ready.introspectionPath, ready.app, { token: side.introspectedRefreshToken });
+  if (app.active !== true || app.client_id !== ready.app.clientId) throw new Refused(`${name}: the app's introspection: ${JSON.stringify(app)}`);
+  return side;
+}
+
+async function cpu(side: Side) {
+  return ask(side, { type: 'cpu' }, 'cpu');
+}
+
+/** `count` requests of one operation over CONNECTIONS connections; the server's CPU read around it. */
+async function run(side: Side, operation: Operation, count: number): Promise<Run> {
+  const { ready } = side;
+  const codes = operation === 'code' ? await mintCodes(side, count) : [];
+  const before = await cpu(side);
+  const latencies = new Float64Array(count);
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async (_, connection) => {
+      while (next < count) {
+        const index = next++;
+        const t0 = performance.now();
+        if (operation === 'code') {
+          checkTokens(side.name, await post(side, ready.tokenPath, ready.app, exchangeForm(codes[index]!)));
+        } else if (operation === 'refresh') {
+          const body = await post(side, ready.tokenPath, ready.app, { grant_type: 'refresh_token', refresh_token: side.chains[connection]! });
+          side.chains[connection] = checkTokens(side.name, body).refreshToken;
+        } else {
+          const token = operation === 'introspect' ? side.introspectedAccessToken : side.introspectedRefreshToken;
+          const body = await post(side, ready.introspectionPath, operation === 'introspect' ? ready.server : ready.app, { token });
+          if (body.active !== true) throw new Refused(`${side.name}: introspection answered ${JSON.stringify(body)}`);
+        }
+        latencies[index] = performance.now() - t0;
+      }
+    }),
+  );
+  const elapsedS = (performance.now() - started) / 1000;
+  const after = await cpu(side);
+  latencies.sort();
+  return {
+    opsPerS: count / elapsedS,
+    p50: percentile(latencies as unknown as number[], 50),
+    p99: percentile(latencies as unknown as number[], 99),
+    serverCpuUs: (after.serverMicros - before.serverMicros) / count,
+    databaseCpuUs: after.databaseMicros === null || before.databaseMicros === null ? null : (after.databaseMicros - before.databaseMicros) / count,
+  };
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+const children: ChildProcess[] = [];
+const sides: Side[] = [];
+try {
+  sides.push(await start('Gatehouse', './issuer-ours.ts'));
+  sides.push(await start('oidc-provider', './issuer-theirs.ts'));
+  const [ours, theirs] = sides as [Side, Side];
+  console.log(`issuers on 127.0.0.1, ${CONNECTIONS} connections, ${WARMUP} requests of warm-up, then ${ROUNDS} rounds of ${REQUESTS} requests per operation; medians`);
+  console.log(`  Gatehouse:     ${ours.ready.storage}; tokens are written to and read from the database`);
+  console.log(`  oidc-provider: ${theirs.ready.storage}; no database round trip at all`);
+  console.log('  flow: authorization code + PKCE S256 -> RS256 at+jwt access token for the resource, rotating refresh token, ID token (openid email)');
+  console.log('  introspection (server): rs credentials, client_secret_basic. Ours checks the RS256 JWT access token and its grant;');
+  console.log('    oidc-provider refuses to introspect JWT access tokens, so it looks up an opaque access token of the same server');
+  console.log('  introspection (app, RT): the web app introspects its refresh token on both sides (a stored-token lookup on both)');
+  console.log('  rate limits: ours runs its introspection limiter on every request with the spec 8 rules lifted (benchmark process only)');
+
+  const runs = new Map<string, Run[]>();
+  for (const [operation, label] of OPERATIONS) {
+    for (const side of sides) await run(side, operation, WARMUP);
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = round % 2 === 0 ? sides : [...sides].reverse();
+      for (const side of order) {
+        const key = `${operation}:${side.name}`;
+        runs.set(key, [...(runs.get(key) ?? []), await run(side, operation, REQUESTS)]);
+      }
+    }
+    const per = (side: Side) => runs.get(`${operation}:${side.name}`)!;
+    process.stdout.write(`  ${label}: ops/s per round: ${sides.map((side) => `${side.name} ${per(side).map((r) => fmt(r.opsPerS, 0)).join(' ')}`).join('; ')}\n`);
+  }
+
+  const of = (operation: Operation, side: Side, field: keyof Run) => {
+    const values = runs.get(`${operation}:${side.name}`)!.map((r) => r[field]);
+    return values.some((value) => value === null) ? null : median(values as number[]);
+  };
+  console.log(`\n${'operation'.padEnd(25)} ${'issuer'.padEnd(14)} ${'ops/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'server CPU us/op'.padStart(17)} ${'PG CPU us/op'.padStart(13)}`);
+  for (const [operation, label] of OPERATIONS) {
+    for (const side of sides) {
+      const database = of(operation, side, 'databaseCpuUs');
+      console.log(
+        `${(side === ours ? label : '').padEnd(25)} ${side.name.padEnd(14)} ${fmt(of(operation, side, 'opsPerS')!, 0).padStart(8)} ${fmt(of(operation, side, 'p50')!, 2).padStart(8)} ${fmt(of(operation, side, 'p99')!, 2).padStart(8)}` +
+          ` ${fmt(of(operation, side, 'serverCpuUs')!, 0).padStart(17)} ${(database === null ? '-' : fmt(database, 0)).padStart(13)}`,
+      );
+    }
+    const ratio = (field: keyof Run) => fmt(of(operation, ours, field)! / of(operation, theirs, field)!, 2);
+    console.log(`${''.padEnd(25)} ${'ours/theirs'.padEnd(14)} ${`${ratio('opsPerS')}x`.padStart(8)} ${`${ratio('p50')}x`.padStart(8)} ${`${ratio('p99')}x`.padStart(8)} ${`${ratio('serverCpuUs')}x`.padStart(17)}`);
+  }
+  console.log('\nserver CPU: the issuer process only (PG CPU: our pool\'s PostgreSQL backends, read from /proc; PostgreSQL shares the machine)');
+} finally {
+  for (const side of sides) await side.pool.close();
+  for (const child of children) {
+    if (child.connected) {
+      // Ours drops its schema on the way out.
+      const stopped = nextMessage(child, 'stopped').catch(() => undefined);
+      child.send({ type: 'stop' } satisfies ParentMessage);
+      await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+    }
+    if (child.exitCode === null) child.kill();
+  }
+}
