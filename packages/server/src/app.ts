@@ -51,6 +51,7 @@ import { UsageService } from './sdk-sync/usage.js';
 import { receiptRetentionJob } from './jobs/retention.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { devMailRoutes } from './platform/mail/dev-routes.js';
+import { PersonAccounts } from './issuer/people/accounts.js';
 import { PersonSessions } from './issuer/people/sessions.js';
 import { AuthorizationService } from './issuer/protocol/authorization.js';
 import { issuerRoutes } from './issuer/routes.js';
@@ -110,6 +111,7 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   const registry = new RegistryService(db, clock, audit, apis, signingKeys);
   const people = new PeopleDirectory(db, clock, audit, apis);
   const personSessions = new PersonSessions(db, clock);
+  const personAccounts = new PersonAccounts(db, clock, rateLimits, outbox);
   const tokens = new TokenService(db, clock, signingKeys);
   const authorization = new AuthorizationService(db, clock, personSessions, tokens, config.baseUrl.startsWith('https:'));
   const tokenBuckets = new TokenBuckets(deps.redis, deps.rateLimitPrefix ?? 'gh', clock);
@@ -118,7 +120,7 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   return {
     config, clock, db, database: deps.database, metrics, box, rateLimits, outbox, audit, accounts, workspaces, auth,
     platformPlans, apis, ledger, customers, plans, stats, snapshots, usage, scheduler, signingKeys, registry, people,
-    personSessions, tokens, authorization, tokenBuckets,
+    personSessions, personAccounts, tokens, authorization, tokenBuckets,
   };
 }
 

@@ -1,6 +1,7 @@
 import formbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { Services } from '../app.js';
+import { signinPageRoutes } from './pages/routes.js';
 import { authorizeRoutes } from './protocol/authorize-routes.js';
 import { discoveryRoutes } from './protocol/discovery-routes.js';
 import { introspectRoutes } from './protocol/introspect-routes.js';
@@ -62,5 +63,6 @@ export function issuerRoutes(services: Services, secureCookies: boolean) {
     await app.register(userinfoRoutes({ db, clock, keys }));
     await app.register(introspectRoutes({ db, clock, keys, buckets: services.tokenBuckets }));
     await app.register(logoutRoutes({ db, keys, sessions: services.personSessions, secureCookies }));
+    await app.register(signinPageRoutes({ authorization: services.authorization, accounts: services.personAccounts, sessions: services.personSessions, secureCookies }));
   };
 }

@@ -1,0 +1,35 @@
+// Pieces the interaction pages share: where their forms post, the CSRF field, the error box.
+import { interactionPath } from '../protocol/authorization.js';
+import { CSRF_FIELD } from './csrf.js';
+import { html, type SafeHtml } from './html.js';
+
+/** The form actions of an interaction; all on our own host (CSP form-action 'self'). */
+export const actions = (token: string) => {
+  const base = interactionPath(token);
+  return {
+    page: base,
+    signinForm: `${base}?form=signin`,
+    signupForm: `${base}?form=signup`,
+    password: `${base}/password`,
+    sendCode: `${base}/code/send`,
+    code: `${base}/code`,
+    sendSignupCode: `${base}/signup/send`,
+    signup: `${base}/signup`,
+    choose: `${base}/choose`,
+    consent: `${base}/consent`,
+  };
+};
+
+export const csrfInput = (csrf: string) => html`<input type="hidden" name="${CSRF_FIELD}" value="${csrf}">`;
+
+export const errorBox = (message: string | null) => (message ? html`<p class="error" role="alert">${message}</p>` : html``);
+
+/** What every interaction page knows: its token, the CSRF token, the app, and an error to show. */
+export interface PageContext {
+  token: string;
+  csrf: string;
+  appName: string;
+  error: string | null;
+}
+
+export const continueTo = (appName: string): SafeHtml => html`<p class="note">to continue to <strong>${appName}</strong></p>`;
