@@ -22,7 +22,7 @@ export interface AccessTokenClaims extends JWTPayload {
 /**
  * Checks one of our access tokens as a server would (spec 4.3: RS256, typ at+jwt, a published
  * kid, iss, exp), then that it is still active (spec 3: its grant not revoked, its person not
- * suspended, and, unless it is offline, its session not ended). Null for anything else.
+ * suspended, its session not ended). Null for anything else.
  */
 export async function activeAccessToken(db: Db, clock: Clock, keys: SigningKeys, tenant: Tenant, token: string): Promise<AccessTokenClaims | null> {
   let kid: string | undefined;
@@ -53,7 +53,10 @@ export async function activeAccessToken(db: Db, clock: Clock, keys: SigningKeys,
   if (!grantId) return null;
   const state = await grantState(db, tenant.api.id, grantId);
   if (!state || state.revoked_at || state.person_status !== 'active' || state.client_id !== claims.client_id) return null;
-  if (!state.offline && (state.session_ended_at !== null || (state.session_expires_at !== null && state.session_expires_at <= clock.now()))) return null;
+  // Spec 3: an access token is inactive once its session ended. Tokens an offline grant mints
+  // by refresh after that (iat later than the end) are the point of offline access and stay good.
+  if (state.session_ended_at !== null && claims.iat * 1000 <= state.session_ended_at.getTime()) return null;
+  if (!state.offline && state.session_expires_at !== null && state.session_expires_at <= clock.now()) return null;
   if (tenant.api.status !== 'active') return null;
   return claims;
 }
