@@ -95,3 +95,20 @@ test('a code works once: the replay is invalid_grant and revokes the tokens it i
   assert.equal(userinfo.status, 401);
   assert.match(userinfo.headers.get('www-authenticate')!, /error="invalid_token"/);
 });
+
+test('ending the session makes its access tokens inactive; an offline grant refreshes into new active ones', async () => {
+  const { person, session, cookie } = await signedInPerson(f);
+  void cookie;
+  const { code, verifier } = await codeFor(cookie, person.id, { scope: 'openid offline_access read:weather', resource: f.server.resource });
+  const tokens = await exchange(code, verifier);
+  assert.equal(tokens.status, 200, tokens.text);
+  const introspect = (token: string) => postForm(f, '/oauth/introspect', { token }, { authorization: basic(f.server.clientId, f.server.secret) });
+  assert.equal((await introspect(tokens.body.access_token)).body.active, true);
+  await f.t.services.personSessions.end(f.apiId, session.id);
+  assert.deepEqual((await introspect(tokens.body.access_token)).body, { active: false });
+  // A token minted in a later second than the session's end.
+  f.t.clock.advance(2000);
+  const refreshed = await postForm(f, '/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token }, { authorization: basic(f.web.clientId, f.web.secret) });
+  assert.equal(refreshed.status, 200, refreshed.text);
+  assert.equal((await introspect(refreshed.body.access_token)).body.active, true);
+});
