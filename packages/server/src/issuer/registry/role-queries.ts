@@ -1,5 +1,5 @@
 // Roles of an API's sign-in service and the permissions they give. Every query takes the API id.
-import { sql, type Updateable } from 'kysely';
+import type { Updateable } from 'kysely';
 import type { Db, Trx } from '../../platform/db/database.js';
 import type { SigninRolesTable } from './tables.js';
 
@@ -34,13 +34,11 @@ export async function permissionsOfRoles(db: Executor, apiId: string, roleIds: s
 
 /** Which of these (server, permission) pairs a server of this API exposes, as `server_id permission` keys. */
 export async function existingPermissions(db: Executor, apiId: string, items: RolePermission[]): Promise<Set<string>> {
-  if (items.length === 0) return new Set();
-  const rows = await db
-    .selectFrom('server_permissions')
-    .select(['server_id', 'name'])
-    .where('api_id', '=', apiId)
-    .where(sql<boolean>`(server_id, name) in (${sql.join(items.map((i) => sql`(${i.server_id}, ${i.permission})`))})`)
-    .execute();
+  const serverIds = [...new Set(items.map((i) => i.server_id))];
+  if (serverIds.length === 0) return new Set();
+  // Every permission of the servers named (a server has at most 100): PGlite fails on a row-value
+  // IN list of hundreds of pairs, and this is one simple index range per server.
+  const rows = await db.selectFrom('server_permissions').select(['server_id', 'name']).where('api_id', '=', apiId).where('server_id', 'in', serverIds).execute();
   return new Set(rows.map((r) => `${r.server_id} ${r.name}`));
 }
 
