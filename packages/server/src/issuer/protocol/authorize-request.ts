@@ -96,8 +96,11 @@ export function checkPrompt(params: Params): Prompt[] {
   for (const value of values) {
     if (!['none', 'login', 'consent', 'create'].includes(value)) throw new OAuthError('invalid_request', `Unsupported prompt ${value.slice(0, 40)}`);
   }
-  // OIDC Core 3.1.2.1: none with any other value is an error.
-  if (values.includes('none') && values.length > 1) throw new OAuthError('invalid_request', 'prompt=none cannot be combined with other values');
+  // OIDC Core 3.1.2.1: none with any other value is an error. Except create: spec 4.2 rule 5 answers
+  // prompt=create with none as well by login_required (decide), so the combination is a request.
+  if (values.includes('none') && values.some((value) => value !== 'none' && value !== 'create')) {
+    throw new OAuthError('invalid_request', 'prompt=none cannot be combined with login or consent');
+  }
   return values as Prompt[];
 }
 
