@@ -47,6 +47,14 @@ function pkceMatches(verifier: string, challenge: string): boolean {
   return constantTimeEqual(createHash('sha256').update(verifier).digest('base64url'), challenge);
 }
 
+/** RFC 6749 6: a refresh may narrow the scope, never widen it. */
+function narrowedScopes(granted: string[], scope: string | null): string[] {
+  if (scope === null) return granted;
+  const asked = [...new Set(scope.split(' ').filter(Boolean))];
+  if (asked.some((name) => !granted.includes(name))) throw new OAuthError('invalid_scope', 'The scope is wider than what was granted');
+  return granted.filter((name) => asked.includes(name));
+}
+
 /** Grants, codes and tokens: what a sign-in gives an app, and its exchange for tokens. */
 export class TokenService {
   constructor(
@@ -116,6 +124,14 @@ export class TokenService {
     if (!app.refresh_tokens) throw new OAuthError('unauthorized_client', 'Refresh tokens are off for this app');
     const now = this.clock.now();
     const tokenHash = sha256Hex(input.refreshToken);
+    // A request refused for its resource or scope leaves a live token unspent: spending it would
+    // make the client's corrected retry look like reuse and end the whole chain.
+    const presented = await q.findRefreshToken(this.db, tenant.api.id, tokenHash);
+    const presentedGrant = presented && !presented.used_at ? await q.findGrant(this.db, tenant.api.id, presented.grant_id) : undefined;
+    if (presentedGrant && presentedGrant.client_id === app.id) {
+      if (input.resource !== null && input.resource !== presentedGrant.resource) throw new OAuthError('invalid_target', 'resource differs from the one signed in for');
+      narrowedScopes(presentedGrant.scopes, input.scope);
+    }
     const taken = await this.db.transaction().execute((trx) => q.takeRefreshToken(trx, tenant.api.id, tokenHash, now));
     if (!taken) {
       const used = await q.findRefreshToken(this.db, tenant.api.id, tokenHash);
@@ -131,14 +147,7 @@ export class TokenService {
     if (grant.client_id !== app.id) throw new OAuthError('invalid_grant', 'The refresh token was issued to another client');
     if (taken.expires_at <= now) throw new OAuthError('invalid_grant', 'The refresh token has expired');
     if (input.resource !== null && input.resource !== grant.resource) throw new OAuthError('invalid_target', 'resource differs from the one signed in for');
-    let scopes = grant.scopes;
-    if (input.scope !== null) {
-      // RFC 6749 6: a refresh may narrow the scope, never widen it.
-      const asked = [...new Set(input.scope.split(' ').filter(Boolean))];
-      if (asked.some((scope) => !grant.scopes.includes(scope))) throw new OAuthError('invalid_scope', 'The scope is wider than what was granted');
-      scopes = grant.scopes.filter((scope) => asked.includes(scope));
-    }
-    return this.#tokens(tenant, app, grant, scopes, null, false);
+    return this.#tokens(tenant, app, grant, narrowedScopes(grant.scopes, input.scope), null, false);
   }
 
   /** RFC 7009 as spec 4.3 narrows it: an app's own refresh token ends its chain; anything else changes nothing. */
