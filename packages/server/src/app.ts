@@ -49,6 +49,7 @@ import { sdkSyncRoutes } from './sdk-sync/routes.js';
 import { SnapshotService } from './sdk-sync/snapshot.js';
 import { UsageService } from './sdk-sync/usage.js';
 import { receiptRetentionJob } from './jobs/retention.js';
+import { signinRetentionJob } from './jobs/signin-retention.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { devMailRoutes } from './platform/mail/dev-routes.js';
 import { PersonAccounts } from './issuer/people/accounts.js';
@@ -116,7 +117,7 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   const authorization = new AuthorizationService(db, clock, personSessions, tokens, config.baseUrl.startsWith('https:'));
   const tokenBuckets = new TokenBuckets(deps.redis, deps.rateLimitPrefix ?? 'gh', clock);
   const usage = new UsageService(db, clock, apis, ledger);
-  const scheduler = new Scheduler(db, [receiptRetentionJob(clock)], (job, error) => onError(new Error(`job ${job} failed: ${String(error)}`)));
+  const scheduler = new Scheduler(db, [receiptRetentionJob(clock), signinRetentionJob(clock)], (job, error) => onError(new Error(`job ${job} failed: ${String(error)}`)));
   return {
     config, clock, db, database: deps.database, metrics, box, rateLimits, outbox, audit, accounts, workspaces, auth,
     platformPlans, apis, ledger, customers, plans, stats, snapshots, usage, scheduler, signingKeys, registry, people,
