@@ -22,6 +22,14 @@ import { CODE_CHALLENGE, eachLimited, NONCE, ownCpuMicros, PERMISSION, processCp
 
 const applicationName = `gh_bench_issuer_${randomBytes(4).toString('hex')}`;
 
+// Every statement the app sends (BEGIN and COMMIT included) is one round trip to PostgreSQL.
+let queries = 0;
+const query = pg.Client.prototype.query;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  queries++;
+  return (query as (...args: unknown[]) => unknown).apply(this, args);
+} as typeof query;
+
 async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -141,7 +149,8 @@ process.on('message', async (message: ParentMessage) => {
     const codes = await eachLimited(Array.from({ length: message.count }), 8, () => services.tokens.issueCode(tenant, request, signedIn, SCOPES));
     await send({ type: 'codes', codes });
   } else if (message.type === 'cpu') {
-    await send({ type: 'cpu', serverMicros: ownCpuMicros(), databaseMicros: await databaseMicros() });
+    const counted = queries;
+    await send({ type: 'cpu', serverMicros: ownCpuMicros(), databaseMicros: await databaseMicros(), queries: postgres ? counted : null });
   } else if (message.type === 'stop') {
     await app.close();
     await database.close();

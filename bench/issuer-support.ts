@@ -43,7 +43,7 @@ export type ParentMessage = { type: 'codes'; count: number; forIntrospection?: b
 export type ChildMessage =
   | ServerReady
   | { type: 'codes'; codes: string[] }
-  | { type: 'cpu'; serverMicros: number; databaseMicros: number | null }
+  | { type: 'cpu'; serverMicros: number; databaseMicros: number | null; queries: number | null }
   | { type: 'stopped' };
 
 /** Basic credentials as RFC 6749 2.3.1 writes them: form-urlencoded, then base64. */

@@ -20,14 +20,18 @@ const CONNECTIONS = Number(process.env.BENCH_ISSUER_CONNECTIONS ?? 10);
 const REQUESTS = Number(process.env.BENCH_ISSUER_REQUESTS ?? 2000);
 const WARMUP = Number(process.env.BENCH_ISSUER_WARMUP ?? 500);
 const ROUNDS = Number(process.env.BENCH_ISSUER_ROUNDS ?? 5);
+/** Only operations whose name contains this (code, refresh, introspect). */
+const ONLY = process.env.BENCH_ISSUER_ONLY;
+/** A directory: each issuer process writes V8 CPU profiles under <dir>/<issuer>/ (node --cpu-prof). */
+const CPU_PROF_DIR = process.env.BENCH_ISSUER_CPU_PROF;
 
 type Operation = 'code' | 'refresh' | 'introspect' | 'introspectRefresh';
-const OPERATIONS: [Operation, string][] = [
+const OPERATIONS = ([
   ['code', 'code exchange'],
   ['refresh', 'refresh (rotating)'],
   ['introspect', 'introspection (server)'],
   ['introspectRefresh', 'introspection (app, RT)'],
-];
+] as [Operation, string][]).filter(([operation]) => !ONLY || operation.includes(ONLY));
 
 interface Side {
   name: string;
@@ -48,6 +52,8 @@ interface Run {
   p99: number;
   serverCpuUs: number;
   databaseCpuUs: number | null;
+  /** Statements sent to PostgreSQL per operation (round trips), ours only. */
+  queries: number | null;
 }
 
 function nextMessage<T extends ChildMessage['type']>(child: ChildProcess, type: T): Promise<Extract<ChildMessage, { type: T }>> {
@@ -110,7 +116,9 @@ function exchangeForm(code: string) {
 }
 
 async function start(name: string, file: string): Promise<Side> {
-  const child = fork(fileURLToPath(new URL(file, import.meta.url)), [], { execArgv: ['--import', 'tsx'] });
+  // One directory per issuer: tsx's loader thread writes a profile of its own beside the main one.
+  const profile = CPU_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', `${CPU_PROF_DIR}/${name}`] : [];
+  const child = fork(fileURLToPath(new URL(file, import.meta.url)), [], { execArgv: ['--import', 'tsx', ...profile] });
   children.push(child);
   const ready = await nextMessage(child, 'ready');
   const pool = new Pool(`http://127.0.0.1:${ready.port}`, { connections: CONNECTIONS, pipelining: 1 });
@@ -172,6 +180,7 @@ async function run(side: Side, operation: Operation, count: number): Promise<Run
     p99: percentile(latencies as unknown as number[], 99),
     serverCpuUs: (after.serverMicros - before.serverMicros) / count,
     databaseCpuUs: after.databaseMicros === null || before.databaseMicros === null ? null : (after.databaseMicros - before.databaseMicros) / count,
+    queries: after.queries === null || before.queries === null ? null : (after.queries - before.queries) / count,
   };
 }
 
@@ -214,13 +223,14 @@ try {
     const values = runs.get(`${operation}:${side.name}`)!.map((r) => r[field]);
     return values.some((value) => value === null) ? null : median(values as number[]);
   };
-  console.log(`\n${'operation'.padEnd(25)} ${'issuer'.padEnd(14)} ${'ops/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'server CPU us/op'.padStart(17)} ${'PG CPU us/op'.padStart(13)}`);
+  console.log(`\n${'operation'.padEnd(25)} ${'issuer'.padEnd(14)} ${'ops/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'server CPU us/op'.padStart(17)} ${'PG CPU us/op'.padStart(13)} ${'queries/op'.padStart(11)}`);
   for (const [operation, label] of OPERATIONS) {
     for (const side of sides) {
       const database = of(operation, side, 'databaseCpuUs');
+      const queries = of(operation, side, 'queries');
       console.log(
         `${(side === ours ? label : '').padEnd(25)} ${side.name.padEnd(14)} ${fmt(of(operation, side, 'opsPerS')!, 0).padStart(8)} ${fmt(of(operation, side, 'p50')!, 2).padStart(8)} ${fmt(of(operation, side, 'p99')!, 2).padStart(8)}` +
-          ` ${fmt(of(operation, side, 'serverCpuUs')!, 0).padStart(17)} ${(database === null ? '-' : fmt(database, 0)).padStart(13)}`,
+          ` ${fmt(of(operation, side, 'serverCpuUs')!, 0).padStart(17)} ${(database === null ? '-' : fmt(database, 0)).padStart(13)} ${(queries === null ? '-' : fmt(queries, 1)).padStart(11)}`,
       );
     }
     const ratio = (field: keyof Run) => fmt(of(operation, ours, field)! / of(operation, theirs, field)!, 2);
@@ -234,7 +244,9 @@ try {
       // Ours drops its schema on the way out.
       const stopped = nextMessage(child, 'stopped').catch(() => undefined);
       child.send({ type: 'stop' } satisfies ParentMessage);
-      await Promise.race([stopped, new Promise((resolve) => setTimeout(resolve, 10_000))]);
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      // A profiled process writes its profile while exiting.
+      await Promise.race([stopped.then(() => exited), new Promise((resolve) => setTimeout(resolve, 10_000))]);
     }
     if (child.exitCode === null) child.kill();
   }
