@@ -61,7 +61,7 @@ export function formsIn(html: string): Form[] {
 
 /** The text of the page's error box, if it shows one. */
 export function errorIn(html: string): string | null {
-  const match = /<p class="error" role="alert">([\s\S]*?)<\/p>/.exec(html);
+  const match = /<p class="error"[^>]*>([\s\S]*?)<\/p>/.exec(html);
   return match ? decodeEntities(match[1]!) : null;
 }
 
