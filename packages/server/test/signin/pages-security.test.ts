@@ -85,6 +85,8 @@ test('every page carries a strict Content-Security-Policy, no-store, and loads n
     const csp = page.headers.get('content-security-policy') ?? '';
     for (const directive of ["default-src 'none'", "form-action 'self'", "frame-ancestors 'none'", "base-uri 'none'"]) assert.ok(csp.includes(directive), `${name}: ${directive} in ${csp}`);
     assert.match(csp, /script-src 'nonce-[^']+'(;|$)/, `${name}: scripts only by nonce`);
+    // Forms may lead, through our redirects, to the app's redirect URI: its origin, and no other.
+    assert.match(csp, name === 'error' ? /form-action 'self';/ : /form-action 'self' https:\/\/web\.example;/, `${name}: ${csp}`);
     assert.doesNotMatch(csp, /unsafe-inline|unsafe-eval|\*/, name);
     assert.equal(page.headers.get('cache-control'), 'no-store', name);
     assert.equal(page.headers.get('x-frame-options'), 'DENY', name);

@@ -10,7 +10,7 @@ import { csrfToken, csrfValid, CSRF_FIELD } from './csrf.js';
 import * as form from './forms.js';
 import { FieldError, type FormBody } from './forms.js';
 import { sendPage, type SafeHtml } from './html.js';
-import { actions, type PageContext } from './parts.js';
+import { actions, redirectSource, type PageContext } from './parts.js';
 import { codeEntryBody, signinBody } from './signin-page.js';
 import { signupBody, signupCodeBody } from './signup-page.js';
 
@@ -68,7 +68,10 @@ export function signinPageRoutes(deps: PageDeps) {
     return { view, page: { token: ctx.token, csrf: csrfToken(ctx.request, ctx.reply, secureCookies), appName: view.app.name, error } };
   }
 
-  const send = (ctx: Ctx, title: string, body: SafeHtml, status = 200) => sendPage(ctx.reply, { title, branding: ctx.tenant.branding, body, status });
+  // A form here may end, through our redirects, at the app's redirect URI; browsers apply
+  // form-action to every hop of a form's redirects (CSP 3), so the app's origin is allowed too.
+  const send = (ctx: Ctx, title: string, body: SafeHtml, status = 200) =>
+    sendPage(ctx.reply, { title, branding: ctx.tenant.branding, body, status, formActions: [redirectSource(ctx.interaction.request.redirectUri)] });
 
   /** The page of the step the authorization endpoint would take now; done or error go back to it. */
   async function show(ctx: Ctx, options: { form?: 'signin' | 'signup'; error?: string; status?: number; email?: string } = {}) {
