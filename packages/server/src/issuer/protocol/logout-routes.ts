@@ -4,6 +4,7 @@ import type { Db } from '../../platform/db/database.js';
 import type { SigningKeys } from '../keys/signing-keys.js';
 import { csrfToken, csrfValid, CSRF_FIELD } from '../pages/csrf.js';
 import { html, sendPage } from '../pages/html.js';
+import { redirectSource } from '../pages/parts.js';
 import { clearPersonSessionCookie, type PersonSessions } from '../people/sessions.js';
 import { findApp } from '../registry/lookups.js';
 import type { Tenant } from '../tenant.js';
@@ -95,6 +96,8 @@ export function logoutRoutes(deps: { db: Db; keys: SigningKeys; sessions: Person
       return sendPage(reply, {
         title: 'Sign out',
         branding: tenant.branding,
+        // The post redirects to the app's sign-out URI, and browsers apply form-action to that hop too.
+        ...(to.uri !== null ? { formActions: [redirectSource(to.uri)] } : {}),
         body: html`<h1>Sign out of ${tenant.branding.name}?</h1>
 <form method="post" action="/oauth/logout">
 <input type="hidden" name="${CSRF_FIELD}" value="${csrf}">
