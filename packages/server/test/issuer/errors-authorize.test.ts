@@ -102,11 +102,11 @@ test('two resources or an unregistered one is invalid_target; exactly one regist
 test('a blocked app hears unauthorized_client; an unblocked one goes on to sign-in', async () => {
   const made = await f.owner.client.post(`/apis/${f.apiId}/signin/apps`, { name: 'Soon Blocked', kind: 'web', redirect_uris: ['https://blocked.example/cb'] });
   assert.equal(made.status, 200, made.text);
-  const params = { ...webRequest(f).params, client_id: made.body.id, redirect_uri: 'https://blocked.example/cb' };
+  const params: Record<string, string> = { ...webRequest(f).params, client_id: made.body.id, redirect_uri: 'https://blocked.example/cb' };
   const first = await authorizeRaw(f, params);
   assert.match(first.location!.pathname, /^\/interaction\//);
   await f.t.services.db.updateTable('oauth_apps').set({ blocked: true }).where('id', '=', made.body.id).execute();
-  assertRedirectedError(f, await authorizeRaw(f, params), 'unauthorized_client', params.state, 'https://blocked.example/cb');
+  assertRedirectedError(f, await authorizeRaw(f, params), 'unauthorized_client', params.state!, 'https://blocked.example/cb');
 });
 
 test('prompt=none: login_required without a session or for a login_hint naming someone else, consent_required without consent; a code otherwise', async () => {
@@ -124,7 +124,7 @@ test('prompt=none: login_required without a session or for a login_hint naming s
   f.t.clock.advance(2000);
   assertRedirectedError(f, await authorizeRaw(f, maxAge.params, cookie), 'login_required', maxAge.params.state!);
 
-  for (const extra of [{ prompt: 'none' }, { prompt: 'none', login_hint: person.email.toUpperCase() }]) {
+  for (const extra of [{ prompt: 'none' }, { prompt: 'none', login_hint: person.email.toUpperCase() }] as Record<string, string>[]) {
     const ok = webRequest(f, extra);
     const answer = await authorizeRaw(f, ok.params, cookie);
     assert.equal(answer.status, 303);

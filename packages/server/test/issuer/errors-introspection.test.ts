@@ -41,7 +41,7 @@ test('introspection: 401 invalid_client for wrong, missing or public credentials
     ['a server by client_id alone', { form: { client_id: f.server.clientId } }],
   ] as const;
   for (const [what, how] of refused) {
-    const headers = 'authorization' in how ? { authorization: how.authorization } : {};
+    const headers: Record<string, string> = 'authorization' in how ? { authorization: how.authorization } : {};
     const answer = await postForm(f, '/oauth/introspect', { token: tokens.access_token, ...('form' in how ? how.form : {}) }, headers);
     assert.equal(answer.status, 401, what);
     assert.equal(answer.body.error, 'invalid_client', what);
