@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ApiRow, ApiService } from '../console/apis/service.js';
 import type { Clock } from '../platform/clock.js';
 import type { Db } from '../platform/db/database.js';
+import { findApiAndSettingsBySlug } from './registry/lookups.js';
 import { loadSettings, type SigninSettings } from './registry/settings.js';
 
 /** The API whose sign-in service a request reached, with its issuer identifier and settings. */
@@ -31,14 +32,16 @@ export function registerTenantHook(app: FastifyInstance, deps: { db: Db; clock: 
   app.decorateRequest('tenant', null as never);
   app.addHook('onRequest', async (request: FastifyRequest, reply) => {
     const face = request.face;
-    const api = face.kind === 'tenant' ? await deps.apis.findBySlug(face.slug) : undefined;
-    if (!api) {
+    const found = face.kind === 'tenant' ? await findApiAndSettingsBySlug(deps.db, face.slug) : undefined;
+    if (!found) {
       return reply.status(404).type('text/plain; charset=utf-8').header('cache-control', 'no-store').send('Not found');
     }
+    const { api } = found;
     request.tenant = {
       api,
       issuer: deps.apis.portalUrl(api.slug),
-      settings: await loadSettings(deps.db, deps.clock, api.id),
+      // Made on first read, as loadSettings does.
+      settings: found.settings ?? (await loadSettings(deps.db, deps.clock, api.id)),
       branding: { name: api.name, logoUrl: api.logo_url, accentColor: api.accent_color },
     };
   });

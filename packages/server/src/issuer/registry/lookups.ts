@@ -1,6 +1,51 @@
 // Read-only lookups the protocol makes on every request; the console's changes live in the
 // registry service. Every query takes the API id: a client of another API is never found.
+import type { Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.js';
+import type { SigninSettingsTable } from './tables.js';
+
+/**
+ * The API of a tenant host with its sign-in settings, in one round trip (the tenant hook runs on
+ * every request): the same row as ApiService.findBySlug, and the settings row or null when none
+ * was made yet. Settings columns are aliased (`updated_at` is a column of both tables).
+ */
+export async function findApiAndSettingsBySlug(db: Db, slug: string) {
+  const row = await db
+    .selectFrom('apis')
+    .leftJoin('signin_settings', 'signin_settings.api_id', 'apis.id')
+    .selectAll('apis')
+    .select([
+      'signin_settings.api_id as settings_api_id',
+      'signin_settings.access_token_ttl_s as settings_access_token_ttl_s',
+      'signin_settings.refresh_token_ttl_s as settings_refresh_token_ttl_s',
+      'signin_settings.session_ttl_s as settings_session_ttl_s',
+      'signin_settings.signups as settings_signups',
+      'signin_settings.connected_apps as settings_connected_apps',
+      'signin_settings.sensitive_permissions_allowed as settings_sensitive_permissions_allowed',
+      'signin_settings.updated_at as settings_updated_at',
+    ])
+    .where('apis.slug', '=', slug)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const {
+    settings_api_id, settings_access_token_ttl_s, settings_refresh_token_ttl_s, settings_session_ttl_s, settings_signups,
+    settings_connected_apps, settings_sensitive_permissions_allowed, settings_updated_at, ...api
+  } = row;
+  const settings: Selectable<SigninSettingsTable> | null =
+    settings_api_id === null
+      ? null
+      : {
+          api_id: settings_api_id,
+          access_token_ttl_s: settings_access_token_ttl_s!,
+          refresh_token_ttl_s: settings_refresh_token_ttl_s!,
+          session_ttl_s: settings_session_ttl_s!,
+          signups: settings_signups!,
+          connected_apps: settings_connected_apps!,
+          sensitive_permissions_allowed: settings_sensitive_permissions_allowed!,
+          updated_at: settings_updated_at!,
+        } satisfies Record<keyof SigninSettingsTable, unknown>;
+  return { api, settings };
+}
 
 export function findSettings(db: Db, apiId: string) {
   return db.selectFrom('signin_settings').selectAll().where('api_id', '=', apiId).executeTakeFirst();

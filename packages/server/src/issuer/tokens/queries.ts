@@ -62,9 +62,13 @@ export async function insertCode(db: Executor, row: Insertable<AuthorizationCode
   await db.insertInto('authorization_codes').values(row).execute();
 }
 
-/** Marks a code used and answers it with its grant; undefined when unknown or already used. */
-export function takeCode(trx: Trx, apiId: string, codeHash: string, now: Date) {
-  return trx
+/**
+ * Marks a code used and answers it with its grant; undefined when unknown or already used. One
+ * statement, atomic on its own: of two concurrent takes, the second waits for the first's row lock,
+ * re-checks `used_at is null` and finds nothing, so no transaction (and no BEGIN/COMMIT) is needed.
+ */
+export function takeCode(db: Executor, apiId: string, codeHash: string, now: Date) {
+  return db
     .updateTable('authorization_codes')
     .set({ used_at: now })
     .where('api_id', '=', apiId)
@@ -90,9 +94,9 @@ export async function insertRefreshToken(db: Executor, row: Insertable<RefreshTo
   await db.insertInto('refresh_tokens').values(row).execute();
 }
 
-/** Marks a refresh token used (it rotates on every use); undefined when unknown or already used. */
-export function takeRefreshToken(trx: Trx, apiId: string, tokenHash: string, now: Date) {
-  return trx
+/** Marks a refresh token used (it rotates on every use); undefined when unknown or already used. One atomic statement, as takeCode. */
+export function takeRefreshToken(db: Executor, apiId: string, tokenHash: string, now: Date) {
+  return db
     .updateTable('refresh_tokens')
     .set({ used_at: now })
     .where('api_id', '=', apiId)

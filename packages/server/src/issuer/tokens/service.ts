@@ -5,7 +5,7 @@ import { constantTimeEqual, sha256Hex } from '../../platform/crypto.js';
 import type { Db } from '../../platform/db/database.js';
 import { newId, randomBase62 } from '../../platform/ids.js';
 import type { SigningKeys } from '../keys/signing-keys.js';
-import { personClaims } from '../people/claims.js';
+import { claimsOf } from '../people/claims.js';
 import { findPerson } from '../people/queries.js';
 import type { Tenant } from '../tenant.js';
 import { OAuthError } from '../protocol/oauth-error.js';
@@ -99,7 +99,7 @@ export class TokenService {
   async exchangeCode(tenant: Tenant, app: { id: string; refresh_tokens: boolean }, input: { code: string; redirectUri: string; codeVerifier: string; resource: string | null }): Promise<TokenResponse> {
     const now = this.clock.now();
     const codeHash = sha256Hex(input.code);
-    const taken = await this.db.transaction().execute((trx) => q.takeCode(trx, tenant.api.id, codeHash, now));
+    const taken = await q.takeCode(this.db, tenant.api.id, codeHash, now);
     if (!taken) {
       const used = await q.findCode(this.db, tenant.api.id, codeHash);
       if (used) {
@@ -132,7 +132,7 @@ export class TokenService {
       if (input.resource !== null && input.resource !== presentedGrant.resource) throw new OAuthError('invalid_target', 'resource differs from the one signed in for');
       narrowedScopes(presentedGrant.scopes, input.scope);
     }
-    const taken = await this.db.transaction().execute((trx) => q.takeRefreshToken(trx, tenant.api.id, tokenHash, now));
+    const taken = await q.takeRefreshToken(this.db, tenant.api.id, tokenHash, now);
     if (!taken) {
       const used = await q.findRefreshToken(this.db, tenant.api.id, tokenHash);
       if (used) {
@@ -181,7 +181,7 @@ export class TokenService {
       response.refresh_token = refreshToken;
     }
     if (scopes.includes('openid')) {
-      const claims = (await personClaims(this.db, tenant.api.id, grant.person_id, scopes)) ?? {};
+      const claims = await claimsOf(this.db, tenant.api.id, person, scopes);
       response.id_token = await mintIdToken(signer, tenant.issuer, facts, accessToken, claims, nonce, now, ttl);
     }
     return response;
