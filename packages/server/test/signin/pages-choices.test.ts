@@ -99,7 +99,8 @@ test('rule 4: continuing keeps the signed-in account; a hint naming that account
 
 test('rule 5: with prompt=none these choices answer login_required at the redirect URI', async () => {
   const { browser } = await signedInBrowser({ consented: true });
-  for (const extra of [{ prompt: 'none create' }, { prompt: 'none', login_hint: freshEmail('other') }]) {
+  const choices: Record<string, string>[] = [{ prompt: 'none create' }, { prompt: 'none', login_hint: freshEmail('other') }];
+  for (const extra of choices) {
     const { params } = webRequest(f, extra);
     const answer = expectRedirect(await browser.authorize(params), f.web.redirectUri);
     assert.equal(answer.get('error'), 'login_required');
