@@ -27,6 +27,10 @@ const CORS_PATHS = new Set([
 export function issuerRoutes(services: Services, secureCookies: boolean) {
   return async (app: FastifyInstance) => {
     const { db, clock } = services;
+    // The console's OpenAPI document describes the console; the protocol is described by discovery.
+    app.addHook('onRoute', (route) => {
+      route.schema = { ...(route.schema ?? {}), hide: true };
+    });
     await app.register(formbody, { bodyLimit: 64 * 1024 });
     registerTenantHook(app, { db, clock, apis: services.apis });
 
