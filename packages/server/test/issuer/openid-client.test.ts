@@ -5,6 +5,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import * as client from 'openid-client';
 import { rememberConsent, signedInPerson, startIssuer, tenantFetch, type IssuerFixture } from '../support/issuer.js';
+import { expectPage, expectRedirect, followLink, freshEmail, signUpWithCode } from '../support/pages.js';
+import { TenantBrowser } from '../support/tenant-client.js';
 
 let f: IssuerFixture;
 before(async () => {
@@ -114,4 +116,39 @@ test('openid-client: a public single-page app with PKCE and no secret; access to
   assert.equal(confirmed.status, 200);
   const userinfo = await tenantFetch(f.issuer + '/oauth/userinfo', { headers: { authorization: `Bearer ${tokens.access_token}` } });
   assert.equal(userinfo.status, 401);
+});
+
+test('openid-client through the real pages: PAR, sign-up with a mailed code, consent, code exchange, userinfo, refresh, logout', async () => {
+  const config = await webConfig();
+  const browser = new TenantBrowser(f.issuer);
+  const verifier = client.randomPKCECodeVerifier();
+  const state = client.randomState();
+  const nonce = client.randomNonce();
+  const authorizationUrl = await client.buildAuthorizationUrlWithPAR(config, {
+    redirect_uri: f.web.redirectUri, scope: 'openid profile email offline_access', state, nonce,
+    code_challenge: await client.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256',
+  });
+  const signin = expectPage(await browser.get(authorizationUrl.href), /^Sign in$/);
+  const signup = expectPage(await followLink(browser, signin, 'to-signup'), /Create your account/);
+  const email = freshEmail('rp');
+  const consent = expectPage(await signUpWithCode(f, browser, signup, email, 'Rita Party'), /wants to access/);
+  const callback = expectRedirect(await browser.submit(consent, 'consent-allow'), f.web.redirectUri);
+  const callbackUrl = new URL(f.web.redirectUri);
+  callbackUrl.search = callback.toString();
+
+  const tokens = await client.authorizationCodeGrant(config, callbackUrl, { pkceCodeVerifier: verifier, expectedState: state, expectedNonce: nonce, idTokenExpected: true });
+  const claims = tokens.claims()!;
+  assert.equal(claims.email, email);
+  assert.equal(claims.name, 'Rita Party');
+  const userinfo = await client.fetchUserInfo(config, tokens.access_token, claims.sub);
+  assert.equal(userinfo.email, email);
+  const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!);
+  assert.equal(refreshed.claims()?.sub, claims.sub);
+
+  const endSession = client.buildEndSessionUrl(config, { id_token_hint: refreshed.id_token!, post_logout_redirect_uri: f.web.logoutUri, state: 'out' });
+  const loggedOut = await browser.request('GET', endSession.href);
+  assert.equal(loggedOut.leftTo?.searchParams.get('state'), 'out');
+  assert.equal(browser.cookies.has('gh_ps'), false, 'the session cookie is cleared');
+  // The access token issued during the session is inactive now that the session ended.
+  assert.equal((await client.tokenIntrospection(config, tokens.access_token)).active, false);
 });
