@@ -1,16 +1,19 @@
-import { isWellFormedApiKey, type VerifyBody } from '@gatehouse/protocol';
+import { isWellFormedApiKey } from '@gatehouse/protocol';
 import { AuthorizationError, ControlClient } from './control-client.js';
-import { deny, type Admission, type Decision, type Denied, type DenialReason } from './decision.js';
+import { deny, type Admission, type Decision, type Denied, type DenialReason, type MeteredCustomer } from './decision.js';
 import { keyHash } from './key-hash.js';
+import { KeyLookups } from './key-lookups.js';
 import { prometheusText, type MeterMetrics } from './metrics.js';
 import { resolveOptions, type MeterOptions, type ResolvedOptions } from './options.js';
 import { gcraCheck } from './rate-limiter.js';
 import { SharedLimits } from './redis-limits.js';
-import { MeterState, toView, type CustomerView } from './state.js';
-import { DeadLetters } from './usage/dead-letters.js';
+import { MeterState, toView, type CustomerView, type KeyEntry } from './state.js';
+import { DeadLetters, replayDeadLetters } from './usage/dead-letters.js';
 import { Journal } from './usage/journal.js';
-import { Recorder } from './usage/recorder.js';
+import { Recorder, type Bucket } from './usage/recorder.js';
+import { RedisUsageQueue } from './usage/redis-queue.js';
 import { Reporter } from './usage/reporter.js';
+import { MemoryStore, type UsageStore } from './usage/store.js';
 
 export interface AdmitInput {
   /** The API key the customer sent (the value of the key header), if any. */
@@ -20,6 +23,8 @@ export interface AdmitInput {
 }
 
 const secondsUntil = (ms: number) => String(Math.max(1, Math.ceil(ms / 1000)));
+const RETRY_5: Record<string, string> = { 'retry-after': '5' };
+const NO_SETTLEMENT = () => undefined;
 /** A key of spec 4.4 starts with its prefix and an underscore; only those carry a checksum. */
 const PREFIXED_KEY = /^[a-z][a-z0-9]{1,9}_/;
 
@@ -31,19 +36,17 @@ export class Meter {
   readonly options: ResolvedOptions;
   readonly state = new MeterState();
   readonly #client: ControlClient;
-  readonly #journal: Journal;
+  readonly #store: UsageStore;
   readonly #recorder: Recorder;
   readonly #reporter: Reporter;
   readonly #deadLetters: DeadLetters;
-  readonly #negative = new Map<string, number>();
-  readonly #verifying = new Map<string, Promise<VerifyBody | null>>();
+  readonly #lookups: KeyLookups;
   readonly #admissions: Record<string, number> = {};
   #syncing: Promise<void> | null = null;
   #etag: string | null = null;
   #authorizationInvalid = false;
-  #verifyLookups = 0;
   #timers: NodeJS.Timeout[] = [];
-  #deliverSoon = false;
+  #deliveringSoon = false;
   #sharedLimits: SharedLimits | null = null;
   #closed = false;
   /** Resolves once the journal is recovered and a first snapshot was tried. */
@@ -53,10 +56,11 @@ export class Meter {
     this.options = resolveOptions(options);
     const onError = this.options.onError;
     this.#client = new ControlClient(this.options);
-    this.#journal = new Journal(this.options.journalDir, onError);
-    this.#recorder = new Recorder(this.#journal);
+    this.#recorder = new Recorder(() => this.#store.schedule());
+    this.#store = this.#makeStore();
     this.#deadLetters = new DeadLetters(this.options.journalDir);
-    this.#reporter = new Reporter(this.#client, this.#recorder, this.#journal, this.#deadLetters, {
+    this.#lookups = new KeyLookups(this.#client, { ...this.options, onAuthorizationInvalid: () => (this.#authorizationInvalid = true) });
+    this.#reporter = new Reporter(this.#client, this.#recorder, this.#store, this.#deadLetters, {
       onAcknowledged: (bucket) => {
         void this.#shared?.acknowledge(bucket.customerId, bucket.key, bucket.chargeMicro, this.options.now()).catch(this.options.onError);
         const local = this.state.localOf(bucket.customerId);
@@ -74,12 +78,39 @@ export class Meter {
     this.ready.catch(onError);
   }
 
+  /** Where usage is made durable before delivery: Redis, the journal file, or nowhere. */
+  #makeStore(): UsageStore {
+    const { redis, journalDir, onError } = this.options;
+    if (redis) {
+      return new RedisUsageQueue(redis, this.#recorder, {
+        tenantId: () => this.state.tenantId,
+        leaseMs: this.options.usageLeaseMs,
+        onError,
+        onAdopted: (buckets) => {
+          this.#recorder.adopt(buckets);
+          this.#hold(buckets, 1);
+          this.#deliverSoon();
+        },
+        // Released here, held again by the adopter: it delivers and acknowledges those buckets.
+        onHandedOver: () => this.#hold(this.#recorder.handOver(), -1),
+      });
+    }
+    return journalDir ? new Journal(journalDir, this.#recorder, onError) : new MemoryStore(this.#recorder);
+  }
+
+  /** Credit held locally by recorded usage not yet acknowledged, per customer. */
+  #hold(buckets: Bucket[], sign: 1 | -1) {
+    for (const bucket of buckets) this.state.localOf(bucket.customerId).unackedMicro += sign * bucket.chargeMicro;
+  }
+
   async #start(): Promise<void> {
     // Usage a previous process journaled and never delivered: held again, and sent first.
-    for (const bucket of this.#recorder.recover(await this.#journal.open())) {
-      this.state.localOf(bucket.customerId).unackedMicro += bucket.chargeMicro;
-    }
+    this.#hold(await this.#store.open(), 1);
     await this.sync().catch((error: Error) => this.options.onError(error));
+    if (this.#store instanceof RedisUsageQueue) {
+      const queue = this.#store;
+      await queue.adoptOrphans().catch((error: Error) => this.options.onError(error));
+    }
     if (this.#closed) return;
     this.#timers.push(setInterval(() => void this.sync().catch((e: Error) => this.options.onError(e)), this.options.syncIntervalMs));
     this.#timers.push(setInterval(() => void this.flush().catch((e: Error) => this.options.onError(e)), this.options.reportIntervalMs));
@@ -91,6 +122,7 @@ export class Meter {
   sync(): Promise<void> {
     this.#syncing ??= (async () => {
       const startedAt = this.options.now();
+      this.state.lastFetchStart = startedAt;
       try {
         const fetched = await this.#client.snapshot(this.state.loaded ? this.#etag : null);
         this.#authorizationInvalid = false;
@@ -120,84 +152,86 @@ export class Meter {
     return deny(status, reason, headers);
   }
 
-  /** Looks up a hash missing from the snapshot once, however many requests carry it. */
-  #verify(hash: string): Promise<VerifyBody | null> {
-    let pending = this.#verifying.get(hash);
-    if (!pending) {
-      this.#verifyLookups++;
-      pending = this.#client
-        .verify(hash)
-        .catch((error: Error) => {
-          if (error instanceof AuthorizationError) this.#authorizationInvalid = true;
-          this.options.onError(error);
-          return null;
-        })
-        .finally(() => this.#verifying.delete(hash));
-      this.#verifying.set(hash, pending);
-    }
-    return pending;
-  }
-
-  #rememberUnknown(hash: string) {
-    // Deleted first so only a new hash makes room, and a remembered one moves to the newest end.
-    // Every concurrent request of one unknown key remembers it: at a full cache, each repeat used to
-    // evict an unrelated key, which was then looked up again well within its 30 s.
-    this.#negative.delete(hash);
-    if (this.#negative.size >= this.options.negativeCacheSize) this.#negative.delete(this.#negative.keys().next().value as string);
-    this.#negative.set(hash, this.options.now() + this.options.negativeCacheTtlMs);
-  }
-
   /**
    * Decides one request: 401 unknown key, 503 data too old or unavailable, 403 suspended or pending,
    * 429 rate, quota or platform limit, 402 out of credit; otherwise admits it and reserves its
    * share of every limit. Call `finish(status)` on the answer.
    */
   async admit(input: AdmitInput): Promise<Admission> {
+    return this.admitNow(input);
+  }
+
+  /**
+   * The decision of `admit()`, returned as it is when it needs no waiting (a key in the snapshot,
+   * limits in this process) and as a promise when it does. The adapters use it: awaiting a
+   * decision that is already there costs a turn of the event loop's microtask queue per request.
+   */
+  admitNow(input: AdmitInput): Admission | Promise<Admission> {
     const key = input.key;
     if (!key) return this.#deny(401, 'missing_key', null);
-    // Keys of spec 4.4 carry a checksum: a mistyped key is refused without asking anyone.
-    if (PREFIXED_KEY.test(key) && !isWellFormedApiKey(key)) return this.#deny(401, 'invalid_key', null);
-    if (!this.state.loaded) {
-      await this.ready;
-      if (!this.state.loaded) await this.sync().catch(() => undefined);
-      if (!this.state.loaded) return this.#deny(503, 'unavailable', null, { 'retry-after': '5' });
-    }
+    if (!this.state.loaded) return this.#admitOnceLoaded(key);
+    const hash = keyHash(key);
+    const entry = this.state.keys.get(hash);
+    // Keys of spec 4.4 carry a checksum: a mistyped key is refused without asking anyone. Keys in
+    // the snapshot are Gatehouse's own, so only the others need the check.
+    if (entry === undefined && PREFIXED_KEY.test(key) && !isWellFormedApiKey(key)) return this.#deny(401, 'invalid_key', null);
     const now = this.options.now();
-    if (this.#authorizationInvalid) return this.#deny(503, 'unavailable', null, { 'retry-after': '5' });
+    if (this.#authorizationInvalid) return this.#deny(503, 'unavailable', null, RETRY_5);
     const age = now - this.state.confirmedAt;
     if (age > this.options.maxStaleMs || (age > this.options.staleAfterMs && !this.options.failOpen)) {
-      return this.#deny(503, 'stale_snapshot', null, { 'retry-after': '5' });
+      return this.#deny(503, 'stale_snapshot', null, RETRY_5);
     }
-    const hash = keyHash(key);
+    if (entry !== undefined) return this.#admitKey(entry, now);
+    if (this.#lookups.knownUnknown(hash, now)) return this.#deny(401, 'invalid_key', null);
+    return this.#admitUnknown(hash, now);
+  }
+
+  /** A request that came before the first snapshot: it waits for the start, then is decided. */
+  async #admitOnceLoaded(key: string): Promise<Admission> {
+    if (PREFIXED_KEY.test(key) && !isWellFormedApiKey(key)) return this.#deny(401, 'invalid_key', null);
+    await this.ready;
+    if (!this.state.loaded) await this.sync().catch(() => undefined);
+    if (!this.state.loaded) return this.#deny(503, 'unavailable', null, RETRY_5);
+    return this.admitNow({ key });
+  }
+
+  /** A key missing from the snapshot: looked up (once per hash, a bounded number at a time). */
+  async #admitUnknown(hash: string, now: number): Promise<Admission> {
+    const verified = await this.#lookups.lookup(hash);
+    if (!verified) return this.#deny(503, 'unavailable', null, RETRY_5);
+    if (!verified.valid) {
+      this.#lookups.remember(hash, verified);
+      return this.#deny(401, 'invalid_key', null);
+    }
     let entry = this.state.keys.get(hash);
     if (!entry) {
-      const until = this.#negative.get(hash);
-      if (until !== undefined && until > now) return this.#deny(401, 'invalid_key', null);
-      const verified = await this.#verify(hash);
-      if (!verified) return this.#deny(503, 'unavailable', null, { 'retry-after': '5' });
-      if (!verified.valid) {
-        this.#rememberUnknown(hash);
-        return this.#deny(401, 'invalid_key', null);
-      }
-      entry = { keyId: verified.key_id, customerId: verified.customer.id };
+      entry = { keyId: verified.key_id, customerId: verified.customer.id, metered: null, meteredFrom: null };
       this.state.keys.set(hash, entry);
-      if (!this.state.customers.has(entry.customerId)) {
-        this.state.customers.set(entry.customerId, toView(verified.customer));
-        const local = this.state.localOf(entry.customerId);
-        local.monthCount = Math.max(local.monthCount, verified.customer.month_requests);
-      }
     }
-    let customer = this.state.customers.get(entry.customerId);
+    if (!this.state.customers.has(entry.customerId)) {
+      this.state.customers.set(entry.customerId, toView(verified.customer));
+      const local = this.state.localOf(entry.customerId);
+      local.monthCount = Math.max(local.monthCount, verified.customer.month_requests);
+    }
+    return this.#admitKey(entry, now);
+  }
+
+  #admitKey(entry: KeyEntry, now: number): Admission | Promise<Admission> {
+    const customer = this.state.customers.get(entry.customerId);
     if (!customer) return this.#deny(401, 'invalid_key', null);
     if (customer.status !== 'active') return this.#deny(403, customer.status === 'pending' ? 'pending' : 'suspended', customer.id);
-    if (customer.policyValidUntil <= now) {
-      // An expired policy is refreshed before anything is admitted under it.
-      await this.sync().catch(() => undefined);
-      customer = this.state.customers.get(entry.customerId);
-      if (!customer || customer.policyValidUntil <= this.options.now()) return this.#deny(503, 'policy_expired', entry.customerId, { 'retry-after': '5' });
-    }
+    if (customer.policyValidUntil <= now) return this.#admitAfterRefresh(entry, now);
     const shared = this.#shared;
-    return shared ? this.#reserveShared(shared, customer, entry.keyId, now) : this.#reserve(customer, entry.keyId, now);
+    return shared ? this.#reserveShared(shared, customer, entry, now) : this.#reserve(customer, entry, now);
+  }
+
+  /** An expired policy is refreshed before anything is admitted under it. */
+  async #admitAfterRefresh(entry: KeyEntry, now: number): Promise<Admission> {
+    await this.sync().catch(() => undefined);
+    const customer = this.state.customers.get(entry.customerId);
+    if (!customer || customer.policyValidUntil <= this.options.now()) return this.#deny(503, 'policy_expired', entry.customerId, RETRY_5);
+    const shared = this.#shared;
+    return shared ? this.#reserveShared(shared, customer, entry, now) : this.#reserve(customer, entry, now);
   }
 
   /** Limits shared through Redis, once the tenant is known from the first snapshot. */
@@ -208,7 +242,7 @@ export class Meter {
   }
 
   /** The Redis-shared counterpart of #reserve: the same checks, atomically across processes. */
-  async #reserveShared(shared: SharedLimits, customer: CustomerView, keyId: string, now: number): Promise<Admission> {
+  async #reserveShared(shared: SharedLimits, customer: CustomerView, entry: KeyEntry, now: number): Promise<Admission> {
     const hold = customer.billingModel !== 'none' && customer.price > 0 ? customer.price : 0;
     let outcome;
     try {
@@ -225,7 +259,7 @@ export class Meter {
       });
     } catch (error) {
       this.options.onError(error as Error);
-      return this.#deny(503, 'unavailable', customer.id, { 'retry-after': '5' });
+      return this.#deny(503, 'unavailable', customer.id, RETRY_5);
     }
     if (!outcome.ok) {
       if (outcome.reason === 'rate_limited') return this.#deny(429, 'rate_limited', customer.id, { 'retry-after': secondsUntil(outcome.retryAfterMs) });
@@ -234,13 +268,13 @@ export class Meter {
     }
     this.state.localOf(customer.id).inflightMicro += hold;
     this.#decide('admitted', 200, customer.id);
-    return this.#admitted(customer, keyId, now, hold, (charge) => {
+    return this.#admitted(customer, entry, now, hold, (charge) => {
       // A hold that will not be charged ends now; a charged one ends when Gatehouse acknowledges it.
       if (hold > charge) void shared.release(customer.id, hold - charge).catch(this.options.onError);
     });
   }
 
-  #reserve(customer: CustomerView, keyId: string, now: number): Admission {
+  #reserve(customer: CustomerView, entry: KeyEntry, now: number): Admission {
     const local = this.state.localOf(customer.id);
     const platform = this.state.platform;
     // Checked here, taken below with the rest: gcraTake here let a request then refused for
@@ -265,36 +299,46 @@ export class Meter {
     platform.count += 1;
     local.inflightMicro += hold;
     this.#decide('admitted', 200, customer.id);
-    return this.#admitted(customer, keyId, now, hold, () => undefined);
+    return this.#admitted(customer, entry, now, hold, NO_SETTLEMENT);
   }
 
   /** The admitted answer: `finish` records the final status (once) and settles the request's hold. */
-  #admitted(customer: CustomerView, keyId: string, now: number, hold: number, settle: (charge: number) => void): Admission {
+  #admitted(customer: CustomerView, entry: KeyEntry, now: number, hold: number, settle: (charge: number) => void): Admission {
     const local = this.state.localOf(customer.id);
     let finished = false;
-    const price = customer.price;
-    const policyId = customer.policyId;
     return {
       ok: true,
-      customer: { id: customer.id, keyId, status: 'active', balanceMicro: customer.balance, pricePerRequestMicro: price, billingModel: customer.billingModel },
+      customer: this.#meteredCustomer(customer, entry),
       finish: (status: number) => {
         if (finished) return;
         finished = true;
         local.inflightMicro -= hold;
         const code = Number.isInteger(status) && status >= 100 && status <= 599 ? status : 500;
-        const charge = this.state.billable.has(code) && customer.billingModel !== 'none' ? price : 0;
+        const charge = this.state.billable.has(code) && customer.billingModel !== 'none' ? customer.price : 0;
         local.unackedMicro += charge;
         settle(charge);
-        this.#recorder.record({ keyId, policyId, status: code, at: now, chargeMicro: charge, customerId: customer.id });
-        if (this.#recorder.pendingRequests >= this.options.batchRequests && !this.#deliverSoon) {
-          this.#deliverSoon = true;
-          setImmediate(() => {
-            this.#deliverSoon = false;
-            void this.flush().catch((e: Error) => this.options.onError(e));
-          });
-        }
+        this.#recorder.record(entry.keyId, customer.policyId, code, now, charge, customer.id);
+        if (this.#recorder.openBuckets >= this.options.batchItems) this.#deliverSoon();
       },
     };
+  }
+
+  /** What handlers see of the customer: one frozen object per key and snapshot, not one per request. */
+  #meteredCustomer(customer: CustomerView, entry: KeyEntry): MeteredCustomer {
+    if (entry.meteredFrom !== customer || entry.metered === null) {
+      entry.metered = Object.freeze({ id: customer.id, keyId: entry.keyId, status: 'active', balanceMicro: customer.balance, pricePerRequestMicro: customer.price, billingModel: customer.billingModel });
+      entry.meteredFrom = customer;
+    }
+    return entry.metered;
+  }
+
+  #deliverSoon() {
+    if (this.#deliveringSoon) return;
+    this.#deliveringSoon = true;
+    setImmediate(() => {
+      this.#deliveringSoon = false;
+      void this.flush().catch((e: Error) => this.options.onError(e));
+    });
   }
 
   /** Delivers every recorded request now. Rejects when Gatehouse cannot be reached (usage stays queued). */
@@ -303,28 +347,8 @@ export class Meter {
   }
 
   /** Sends dead-lettered usage again; returns how many Gatehouse took and how many are still set aside. */
-  async replayDeadLetters(): Promise<{ delivered: number; remaining: number }> {
-    const letters = await this.#deadLetters.list();
-    const remaining = [];
-    let delivered = 0;
-    for (let i = 0; i < letters.length; i += 500) {
-      const chunk = letters.slice(i, i + 500);
-      let results;
-      try {
-        results = await this.#client.usage(chunk.map((l) => l.item));
-      } catch (error) {
-        remaining.push(...chunk.map((l) => ({ ...l, detail: (error as Error).message })));
-        continue;
-      }
-      const byKey = new Map(results.map((r) => [r.idempotency_key, r]));
-      for (const letter of chunk) {
-        const result = byKey.get(letter.item.idempotency_key);
-        if (result && (result.status === 'accepted' || result.status === 'duplicate')) delivered++;
-        else remaining.push({ ...letter, detail: result?.detail ?? letter.detail });
-      }
-    }
-    await this.#deadLetters.replace(remaining);
-    return { delivered, remaining: remaining.length };
+  replayDeadLetters(): Promise<{ delivered: number; remaining: number }> {
+    return replayDeadLetters(this.#client, this.#deadLetters);
   }
 
   metrics(): MeterMetrics {
@@ -334,7 +358,8 @@ export class Meter {
       queueDepth: this.#recorder.pendingRequests,
       deadLetters: this.#reporter.deadLettered,
       reportFailures: this.#reporter.failures,
-      verifyLookups: this.#verifyLookups,
+      verifyLookups: this.#lookups.lookups,
+      verifyRefused: this.#lookups.refused,
     };
   }
 
@@ -349,7 +374,7 @@ export class Meter {
     this.#timers.forEach(clearInterval);
     await this.ready.catch(() => undefined);
     await this.flush().catch((error: Error) => this.options.onError(error));
-    await this.#journal.close();
+    await this.#store.close().catch((error: Error) => this.options.onError(error));
   }
 }
 

@@ -6,6 +6,8 @@ export interface MeterMetrics {
   deadLetters: number;
   reportFailures: number;
   verifyLookups: number;
+  /** Lookups refused because `maxQueuedLookups` were already waiting (answered 503). */
+  verifyRefused: number;
 }
 
 export function prometheusText(m: MeterMetrics): string {
@@ -28,6 +30,9 @@ export function prometheusText(m: MeterMetrics): string {
     '# HELP gatehouse_sdk_verify_lookups_total Lookups of keys missing from the snapshot.',
     '# TYPE gatehouse_sdk_verify_lookups_total counter',
     `gatehouse_sdk_verify_lookups_total ${m.verifyLookups}`,
+    '# HELP gatehouse_sdk_verify_refused_total Lookups refused because too many were waiting.',
+    '# TYPE gatehouse_sdk_verify_refused_total counter',
+    `gatehouse_sdk_verify_refused_total ${m.verifyRefused}`,
   ];
   return lines.join('\n') + '\n';
 }

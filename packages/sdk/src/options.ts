@@ -11,10 +11,14 @@ export interface MeterOptions {
   keyHeader?: string;
   /** How often the snapshot is fetched again. @default 30_000 */
   syncIntervalMs?: number;
-  /** How often recorded usage is delivered (sooner when `batchRequests` are waiting). @default 5_000 */
+  /** How often recorded usage is delivered (sooner when `batchItems` are waiting). @default 5_000 */
   reportIntervalMs?: number;
-  /** Deliver as soon as this many requests are waiting. @default 500 */
-  batchRequests?: number;
+  /**
+   * Deliver as soon as this many usage items wait (an item is the requests of one key, policy,
+   * status and hour). Requests of the same item only add to its count, so waiting for the
+   * interval costs nothing per request; this bounds the queue when many keys are busy. @default 5_000
+   */
+  batchItems?: number;
   /** Past this snapshot age, requests get 503 unless `failOpen`. @default 300_000 */
   staleAfterMs?: number;
   /** Past this snapshot age, requests get 503 even with `failOpen`. @default 900_000 */
@@ -31,6 +35,10 @@ export interface MeterOptions {
   negativeCacheTtlMs?: number;
   /** How many unknown keys are remembered at most. @default 10_000 */
   negativeCacheSize?: number;
+  /** How many lookups of keys missing from the snapshot may be under way at once. @default 16 */
+  maxConcurrentLookups?: number;
+  /** How many more may wait for their turn; past that a request with a new key gets 503. @default 1_000 */
+  maxQueuedLookups?: number;
   /** Timeout of each call to Gatehouse. @default 5_000 */
   requestTimeoutMs?: number;
   /** Called with every admission decision (for logs or metrics of your own). */
@@ -40,9 +48,15 @@ export interface MeterOptions {
   /**
    * An ioredis client shared by every process of the API: rate, quota, platform allowance and credit
    * are then reserved atomically across all of them (one Lua script per admission). When Redis does
-   * not answer, requests get 503 (fail closed). @default undefined (limits are per process)
+   * not answer, requests get 503 (fail closed). Usage is then queued in Redis instead of the journal
+   * file, under a lease per process. @default undefined (limits and usage are per process)
    */
   redis?: RedisLike;
+  /**
+   * With `redis`: how long a process's usage queue stays its own without a renewal. Another
+   * process adopts the queue of one silent for longer and delivers it. @default 10_000
+   */
+  usageLeaseMs?: number;
   /** For tests: the fetch to use. @default globalThis.fetch */
   fetch?: typeof fetch;
   /** For tests: the clock, in epoch milliseconds. @default Date.now */
@@ -76,13 +90,16 @@ export function resolveOptions(options: MeterOptions): ResolvedOptions {
     keyHeader,
     syncIntervalMs: positive('syncIntervalMs', options.syncIntervalMs ?? 30_000, 100),
     reportIntervalMs: positive('reportIntervalMs', options.reportIntervalMs ?? 5_000, 10),
-    batchRequests: positive('batchRequests', options.batchRequests ?? 500),
+    batchItems: positive('batchItems', options.batchItems ?? 5_000),
     staleAfterMs,
     maxStaleMs,
     failOpen: options.failOpen ?? false,
     journalDir: options.journalDir === undefined ? '.gatehouse' : options.journalDir,
     negativeCacheTtlMs: positive('negativeCacheTtlMs', options.negativeCacheTtlMs ?? 30_000),
     negativeCacheSize: positive('negativeCacheSize', options.negativeCacheSize ?? 10_000),
+    maxConcurrentLookups: positive('maxConcurrentLookups', options.maxConcurrentLookups ?? 16),
+    maxQueuedLookups: positive('maxQueuedLookups', options.maxQueuedLookups ?? 1_000, 0),
+    usageLeaseMs: positive('usageLeaseMs', options.usageLeaseMs ?? 10_000, 100),
     requestTimeoutMs: positive('requestTimeoutMs', options.requestTimeoutMs ?? 5_000, 10),
     onDecision: options.onDecision ?? null,
     redis: options.redis ?? null,

@@ -14,9 +14,23 @@
 export interface RedisLike {
   defineCommand(name: string, definition: { numberOfKeys: number; lua: string }): void;
   decrby(key: string, amount: number): Promise<number>;
-  zadd(key: string, score: number, member: string): Promise<number | string>;
-  pexpire(key: string, ms: number): Promise<number>;
+  set(key: string, value: string, px: 'PX', ms: number): Promise<unknown>;
+  sadd(key: string, member: string): Promise<number>;
+  smembers(key: string): Promise<string[]>;
+  exists(key: string): Promise<number>;
 }
+
+/**
+ * An acknowledged charge leaves the holds once: after a takeover both the process that sent a
+ * bucket and the one that adopted its queue may see it acknowledged (one answer is `duplicate`).
+ */
+const ACKNOWLEDGE = `
+if redis.call('ZADD', KEYS[2], 'NX', ARGV[1], ARGV[2]) == 1 then
+  redis.call('DECRBY', KEYS[1], ARGV[3])
+end
+redis.call('PEXPIRE', KEYS[2], ARGV[4])
+return 1
+`;
 
 const RESERVE = `
 local rl, q, p, hold, ack, bal = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
@@ -91,12 +105,16 @@ export interface ReserveInput {
 const codes = ['ok', 'rate_limited', 'quota_exceeded', 'platform_limit', 'insufficient_credit'] as const;
 
 export class SharedLimits {
-  readonly #redis: RedisLike & { ghReserve?: (...args: (string | number)[]) => Promise<[number, number]> };
+  readonly #redis: RedisLike & {
+    ghReserve?: (...args: (string | number)[]) => Promise<[number, number]>;
+    ghAcknowledge?: (...args: (string | number)[]) => Promise<number>;
+  };
 
   /** `tenantId` names the API: all its keys share one hash tag, so a reservation is one slot in Redis Cluster. */
   constructor(redis: RedisLike, private readonly tenantId: string) {
     this.#redis = redis;
     redis.defineCommand('ghReserve', { numberOfKeys: 6, lua: RESERVE });
+    redis.defineCommand('ghAcknowledge', { numberOfKeys: 2, lua: ACKNOWLEDGE });
   }
 
   #key(kind: string, customerId: string | null, period?: number) {
@@ -140,8 +158,6 @@ export class SharedLimits {
   /** Gatehouse acknowledged a charge: it leaves the holds and waits for a snapshot to show it. */
   async acknowledge(customerId: string, bucketKey: string, amount: number, at: number): Promise<void> {
     if (amount <= 0) return;
-    await this.#redis.decrby(this.#key('hold', customerId), amount);
-    await this.#redis.zadd(this.#key('ack', customerId), at, `${bucketKey}|${amount}`);
-    await this.#redis.pexpire(this.#key('ack', customerId), 7 * 86_400_000);
+    await this.#redis.ghAcknowledge!(this.#key('hold', customerId), this.#key('ack', customerId), at, `${bucketKey}|${amount}`, amount, 7 * 86_400_000);
   }
 }

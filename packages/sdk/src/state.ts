@@ -1,5 +1,15 @@
 import type { SnapshotBody, WireCustomer } from '@gatehouse/protocol';
+import type { MeteredCustomer } from './decision.js';
 import type { Gcra } from './rate-limiter.js';
+
+/** A key of the snapshot (or found by a lookup), by its hash. */
+export interface KeyEntry {
+  keyId: string;
+  customerId: string;
+  /** What handlers see, made once per key and customer view (see Meter), and the view it was made from. */
+  metered: MeteredCustomer | null;
+  meteredFrom: CustomerView | null;
+}
 
 export interface CustomerView {
   id: string;
@@ -24,7 +34,10 @@ export interface CustomerLocal {
   inflightMicro: number;
   /** Charges recorded and not yet acknowledged by Gatehouse. */
   unackedMicro: number;
-  /** Charges acknowledged, kept until a snapshot fetched after the acknowledgement shows them. */
+  /**
+   * Charges acknowledged, kept until a snapshot fetched after the acknowledgement shows them: one
+   * entry per sync, not per acknowledgement (see `acknowledge`).
+   */
   acked: { amount: number; at: number }[];
   /** The sum of `acked`: admission reads it on every request, and the list grows with every delivery between syncs. */
   ackedMicro: number;
@@ -60,7 +73,9 @@ export class MeterState {
   tenantId = '';
   /** When the fetch of the snapshot held started (its balances include every earlier acknowledgement). */
   fetchStartedAt = 0;
-  keys = new Map<string, { keyId: string; customerId: string }>();
+  keys = new Map<string, KeyEntry>();
+  /** When the newest snapshot fetch started: acknowledgements before it may be in its balances. */
+  lastFetchStart = 0;
   customers = new Map<string, CustomerView>();
   readonly local = new Map<string, CustomerLocal>();
 
@@ -111,14 +126,21 @@ export class MeterState {
       }
     }
     this.customers = customers;
-    this.keys = new Map(body.keys.map((k) => [k.key_hash, { keyId: k.id, customerId: k.customer_id }]));
+    this.keys = new Map(body.keys.map((k) => [k.key_hash, { keyId: k.id, customerId: k.customer_id, metered: null, meteredFrom: null }]));
     return true;
   }
 
   /** Gatehouse has a charge of the customer's: held until a snapshot fetched after `at` shows it. */
   acknowledge(customerId: string, amount: number, at: number): void {
     const local = this.localOf(customerId);
-    local.acked.push({ amount, at });
+    // Acknowledgements between two fetch starts share their fate: a snapshot whose fetch started
+    // after the later one shows them all. Merged under the latest time, so the entry is kept as
+    // long as any of them must be, and the list grows by one per sync, not one per delivery.
+    const last = local.acked[local.acked.length - 1];
+    if (last && last.at >= this.lastFetchStart) {
+      last.amount += amount;
+      last.at = Math.max(last.at, at);
+    } else local.acked.push({ amount, at });
     local.ackedMicro += amount;
   }
 

@@ -134,7 +134,7 @@ test('node:http (withMeter)', async () => {
     }
     return json(404, { error: 'not_found' });
   });
-  const base = await listen(createServer((req, res) => void handler(req, res).catch((error: unknown) => errors.push(error))));
+  const base = await listen(createServer((req, res) => void Promise.resolve(handler(req, res)).catch((error: unknown) => errors.push(error))));
   await checkAdapter((path, init) => fetch(base + path, init), meter, tap);
   await checkAbort(base, meter, tap);
   assert.equal(errors.length, 0, 'withMeter answered the failure itself');

@@ -33,7 +33,7 @@ test('several customers, random statuses, two meters: every balance is exact to 
     const keys = [await createKey(api, customer.id, 'a'), await createKey(api, customer.id, 'b')];
     customers.push({ customer, keys, served: 0, chargedMicro: 0 });
   }
-  const processes = [meters.make(t, api, { batchRequests: 50 }), meters.make(t, api, { batchRequests: 50 })];
+  const processes = [meters.make(t, api, { batchItems: 5 }), meters.make(t, api, { batchItems: 5 })];
   const random = seeded(4);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
   // The price changes halfway: requests are billed at the price of the policy that admitted them.

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Admission } from '../decision.js';
 import type { Meter } from '../meter.js';
 import { admitNode, finishOnHead, sendDenial } from './shared.js';
 
@@ -9,12 +10,15 @@ import { admitNode, finishOnHead, sendDenial } from './shared.js';
  * app.get('/forecast', (req, res) => res.json({ customer: req.gatehouse!.id }));
  */
 export function gatehouse(meter: Meter) {
+  const serve = (decision: Admission, req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void => {
+    if (!decision.ok) return sendDenial(res, decision);
+    req.gatehouse = decision.customer;
+    finishOnHead(res, decision);
+    next();
+  };
   return (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void => {
-    admitNode(meter, req).then((decision) => {
-      if (!decision.ok) return sendDenial(res, decision);
-      req.gatehouse = decision.customer;
-      finishOnHead(res, decision);
-      next();
-    }, next);
+    const decision = admitNode(meter, req);
+    if (decision instanceof Promise) decision.then((d) => serve(d, req, res, next), next);
+    else serve(decision, req, res, next);
   };
 }

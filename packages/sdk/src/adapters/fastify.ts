@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Admitted, MeteredCustomer } from '../decision.js';
+import type { Admission, Admitted, MeteredCustomer } from '../decision.js';
 import type { Meter } from '../meter.js';
 import { headerValue } from './shared.js';
 
@@ -17,13 +17,27 @@ interface FastifyLikeReply {
   headers(values: Record<string, string>): FastifyLikeReply;
   send(payload: unknown): FastifyLikeReply;
 }
+type Done = (error?: Error | null, payload?: unknown) => void;
+type OnRequest = (request: FastifyLikeRequest, reply: FastifyLikeReply, done: Done) => void;
+type OnSend = (request: FastifyLikeRequest, reply: FastifyLikeReply, payload: unknown, done: Done) => void;
 interface FastifyLike {
   decorateRequest(name: string, value: unknown): unknown;
-  addHook(name: 'onRequest', hook: (request: FastifyLikeRequest, reply: FastifyLikeReply) => Promise<unknown>): unknown;
-  addHook(name: 'onSend', hook: (request: FastifyLikeRequest, reply: FastifyLikeReply, payload: unknown) => Promise<unknown>): unknown;
+  // Loose on purpose: Fastify's own overloads, generic over the hook's arity, do not match a
+  // structural callback signature; the hooks below are typed where they are written.
+  addHook(name: 'onRequest' | 'onSend', hook: (...args: never[]) => unknown): unknown;
 }
 
-const admissions = new WeakMap<object, Admitted>();
+// The admission rides on the raw response under a symbol: one shared close listener serves every
+// request, where a closure and a WeakMap entry were made per request.
+const ADMITTED = Symbol('gatehouse.admitted');
+type MeteredResponse = ServerResponse & { [ADMITTED]?: Admitted };
+
+// An aborted request still counts, as 499. The response's 'close', not the request's: Node closes
+// the request once its body is read, so every POST whose handler had not answered yet was
+// recorded as 499 (never billed) instead of its real status.
+function finishOnClose(this: MeteredResponse): void {
+  this[ADMITTED]!.finish(this.writableEnded ? this.statusCode : 499);
+}
 
 /**
  * A Fastify plugin: meters every route of the instance it is registered on (register it in an
@@ -32,24 +46,30 @@ const admissions = new WeakMap<object, Admitted>();
  * app.register(gatehousePlugin(meter));
  */
 export function gatehousePlugin(meter: Meter) {
+  const decided = (decision: Admission, request: FastifyLikeRequest, reply: FastifyLikeReply, done: Done): void => {
+    // Answered here: Fastify sends the reply, and `done` is not called (its hook contract).
+    if (!decision.ok) return void reply.code(decision.status).headers(decision.headers).send(decision.body);
+    request.gatehouse = decision.customer;
+    const raw = reply.raw as MeteredResponse;
+    raw[ADMITTED] = decision;
+    raw.on('close', finishOnClose);
+    done();
+  };
   const plugin = async (app: FastifyLike) => {
     app.decorateRequest('gatehouse', null);
-    app.addHook('onRequest', async (request, reply) => {
-      const decision = await meter.admit({ key: headerValue(request.headers[meter.options.keyHeader]), clientAddress: request.ip });
-      if (!decision.ok) return reply.code(decision.status).headers(decision.headers).send(decision.body);
-      request.gatehouse = decision.customer;
-      admissions.set(request.raw, decision);
-      // An aborted request still counts, as 499. The response's 'close', not the request's: Node
-      // closes the request once its body is read, so every POST whose handler had not answered
-      // yet was recorded as 499 (never billed) instead of its real status.
-      reply.raw.once('close', () => decision.finish(reply.raw.writableEnded ? reply.statusCode : 499));
-      return undefined;
-    });
+    // Callback hooks, not async ones: a decision that needs no waiting costs no promise.
+    const onRequest: OnRequest = (request, reply, done) => {
+      const decision = meter.admitNow({ key: headerValue(request.headers[meter.options.keyHeader]), clientAddress: request.ip });
+      if (decision instanceof Promise) decision.then((d) => decided(d, request, reply, done), done);
+      else decided(decision, request, reply, done);
+    };
+    app.addHook('onRequest', onRequest);
     // onSend runs before the payload goes out: the final status is recorded before the response completes.
-    app.addHook('onSend', async (request, reply, payload) => {
-      admissions.get(request.raw)?.finish(reply.statusCode);
-      return payload;
-    });
+    const onSend: OnSend = (_request, reply, payload, done) => {
+      (reply.raw as MeteredResponse)[ADMITTED]?.finish(reply.statusCode);
+      done(null, payload);
+    };
+    app.addHook('onSend', onSend);
   };
   // Hooks apply outside the plugin's own context (what fastify-plugin's skip-override does).
   (plugin as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;

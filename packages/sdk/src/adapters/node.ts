@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Admission } from '../decision.js';
 import type { Meter } from '../meter.js';
 import { admitNode, finishOnHead, sendDenial } from './shared.js';
 
@@ -10,18 +11,26 @@ import { admitNode, finishOnHead, sendDenial } from './shared.js';
  * http.createServer(withMeter(meter, (req, res) => res.end(`hello ${req.gatehouse!.id}`)));
  */
 export function withMeter(meter: Meter, handler: (req: IncomingMessage, res: ServerResponse) => unknown) {
-  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const decision = await admitNode(meter, req);
+  const failed = (res: ServerResponse, error: unknown) => {
+    if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+    if (!res.writableEnded) res.end(JSON.stringify({ error: 'internal_error' }));
+    // Not thrown again: this runs in an http 'request' listener, where a rejection would end the process.
+    meter.options.onError(error instanceof Error ? error : new Error(String(error)));
+  };
+  const serve = (decision: Admission, req: IncomingMessage, res: ServerResponse): void | Promise<void> => {
     if (!decision.ok) return sendDenial(res, decision);
     req.gatehouse = decision.customer;
     finishOnHead(res, decision);
     try {
-      await handler(req, res);
+      const answered = handler(req, res);
+      if (answered instanceof Promise) return answered.then(undefined, (error: unknown) => failed(res, error));
     } catch (error) {
-      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
-      if (!res.writableEnded) res.end(JSON.stringify({ error: 'internal_error' }));
-      // Not thrown again: this runs in an http 'request' listener, where a rejection would end the process.
-      meter.options.onError(error instanceof Error ? error : new Error(String(error)));
+      failed(res, error);
     }
+  };
+  // Synchronous when the decision is: most requests never wait for a promise of the meter's.
+  return (req: IncomingMessage, res: ServerResponse): void | Promise<void> => {
+    const decision = admitNode(meter, req);
+    return decision instanceof Promise ? decision.then((d) => serve(d, req, res)) : serve(decision, req, res);
   };
 }

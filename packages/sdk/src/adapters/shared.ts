@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Admitted, Denied } from '../decision.js';
+import type { Admission, Admitted, Denied } from '../decision.js';
 import type { Meter } from '../meter.js';
 
 export function headerValue(value: string | string[] | undefined): string | undefined {
@@ -11,6 +11,22 @@ export function sendDenial(res: ServerResponse, denied: Denied): void {
   res.end(JSON.stringify(denied.body));
 }
 
+// The admission and the response's own writeHead ride on the response under symbols, so that one
+// shared function serves every response instead of two closures made per request.
+const ADMITTED = Symbol('gatehouse.admitted');
+const WRITE_HEAD = Symbol('gatehouse.writeHead');
+type MeteredResponse = ServerResponse & { [ADMITTED]?: Admitted; [WRITE_HEAD]?: (...args: unknown[]) => ServerResponse };
+
+function writeHeadThenFinish(this: MeteredResponse, ...args: unknown[]): ServerResponse {
+  const written = this[WRITE_HEAD]!.apply(this, args);
+  this[ADMITTED]!.finish(this.statusCode);
+  return written;
+}
+
+function finishOnClose(this: MeteredResponse): void {
+  this[ADMITTED]!.finish(this.headersSent ? this.statusCode : 499);
+}
+
 /**
  * Records the final status when the response head is written: the status cannot change after
  * that, it is before the response completes (a crash after the answer cannot lose the usage), and
@@ -18,16 +34,15 @@ export function sendDenial(res: ServerResponse, denied: Denied): void {
  * head through writeHead too. A connection closed before any head is recorded as 499.
  */
 export function finishOnHead(res: ServerResponse, admitted: Admitted): void {
-  const writeHead = res.writeHead as (...args: unknown[]) => ServerResponse;
+  const metered = res as MeteredResponse;
+  metered[ADMITTED] = admitted;
   // end(), write() and flushHeaders() all go through this.writeHead when the head is implicit.
-  (res as { writeHead: (...args: unknown[]) => ServerResponse }).writeHead = function (this: ServerResponse, ...args: unknown[]) {
-    const written = writeHead.apply(this, args);
-    admitted.finish(res.statusCode);
-    return written;
-  };
-  res.once('close', () => admitted.finish(res.headersSent ? res.statusCode : 499));
+  metered[WRITE_HEAD] = res.writeHead as (...args: unknown[]) => ServerResponse;
+  (res as { writeHead: unknown }).writeHead = writeHeadThenFinish;
+  res.on('close', finishOnClose);
 }
 
-export async function admitNode(meter: Meter, req: IncomingMessage) {
-  return meter.admit({ key: headerValue(req.headers[meter.options.keyHeader]), clientAddress: req.socket.remoteAddress ?? '' });
+/** The meter's decision for a node request: as it is when ready, a promise when it must wait. */
+export function admitNode(meter: Meter, req: IncomingMessage): Admission | Promise<Admission> {
+  return meter.admitNow({ key: headerValue(req.headers[meter.options.keyHeader]), clientAddress: req.socket.remoteAddress ?? '' });
 }

@@ -1,4 +1,5 @@
 import type { UsageItem } from '@gatehouse/protocol';
+import type { ControlClient } from '../control-client.js';
 import { appendFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -49,4 +50,29 @@ export class DeadLetters {
     }
     await writeFile(this.path, remaining.map((l) => JSON.stringify(l) + '\n').join(''));
   }
+}
+
+/** Sends dead letters again, 500 a report; keeps those still refused, with the new reason. */
+export async function replayDeadLetters(client: ControlClient, deadLetters: DeadLetters): Promise<{ delivered: number; remaining: number }> {
+  const letters = await deadLetters.list();
+  const remaining: DeadLetter[] = [];
+  let delivered = 0;
+  for (let i = 0; i < letters.length; i += 500) {
+    const chunk = letters.slice(i, i + 500);
+    let results;
+    try {
+      results = await client.usage(chunk.map((l) => l.item));
+    } catch (error) {
+      remaining.push(...chunk.map((l) => ({ ...l, detail: (error as Error).message })));
+      continue;
+    }
+    const byKey = new Map(results.map((r) => [r.idempotency_key, r]));
+    for (const letter of chunk) {
+      const result = byKey.get(letter.item.idempotency_key);
+      if (result && (result.status === 'accepted' || result.status === 'duplicate')) delivered++;
+      else remaining.push({ ...letter, detail: result?.detail ?? letter.detail });
+    }
+  }
+  await deadLetters.replace(remaining);
+  return { delivered, remaining: remaining.length };
 }

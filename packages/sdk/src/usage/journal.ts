@@ -1,124 +1,213 @@
 import { mkdir, open, readFile, rename, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { recoveredBucket, type Bucket, type Recorder } from './recorder.js';
+import { takeForCommit, type UsageStore } from './store.js';
 
-/** One line of the journal: usage added to a bucket, or a bucket Gatehouse acknowledged. */
+/**
+ * One line of the journal. A bucket is declared once per file with its number in that file and
+ * the requests it had then (`b`); each group commit adds one line of count and charge deltas for
+ * every bucket that grew (`d`: flat triples of number, requests, micro units); delivery adds the
+ * numbers of acknowledged buckets (`a`). Lines `e` (one per request) and `a` with `k` are what
+ * journals of SDK 0.1.0 before group deltas hold, and are still read.
+ */
 export type JournalLine =
+  | { t: 'b'; i: number; k: string; a: string; p: string | null; s: number; h: string; u: string; n: number; c: number }
+  | { t: 'd'; d: number[] }
+  | { t: 'a'; i: number[] }
   | { t: 'e'; k: string; a: string; p: string | null; s: number; h: string; n: number; c: number; u: string }
   | { t: 'a'; k: string };
 
-/**
- * An append-only file of usage not yet acknowledged. Lines are buffered and written with one
- * fsync per group (group commit), so recording a request costs a memory append; a crash loses
- * at most the lines of the group being written. Without a folder it keeps nothing.
- */
-export class Journal {
-  #file: FileHandle | null = null;
-  #buffer: string[] = [];
-  #flushing: Promise<void> | null = null;
-  #timer: NodeJS.Timeout | null = null;
-  readonly path: string | null;
+/** Past this many bytes appended, the file is rewritten to what is still pending. */
+const COMPACT_AFTER_BYTES = 4 * 1024 * 1024;
 
-  constructor(dir: string | null, private readonly onError: (error: Error) => void) {
-    this.path = dir ? join(dir, 'usage-journal.jsonl') : null;
-  }
-
-  /** Reads what a previous process left, compacts it to the unacknowledged lines, and opens for appending. */
-  async open(): Promise<JournalLine[]> {
-    if (!this.path) return [];
-    await mkdir(join(this.path, '..'), { recursive: true });
-    const pending = await this.#unacknowledged();
-    await this.#rewrite(pending);
-    return pending;
-  }
-
-  /** The usage lines of the file that no acknowledgement line settles. */
-  async #unacknowledged(): Promise<JournalLine[]> {
-    let lines: JournalLine[] = [];
+/** What is pending in journal text: the buckets declared and not acknowledged, with their totals. */
+export function replay(text: string): Bucket[] {
+  const byNumber = new Map<number, Bucket>();
+  const byKey = new Map<string, Bucket>();
+  for (const raw of text.split('\n')) {
+    if (!raw) continue;
+    let line: JournalLine;
     try {
-      lines = (await readFile(this.path!, 'utf8'))
-        .split('\n')
-        .filter(Boolean)
-        .flatMap((line) => {
-          try {
-            return [JSON.parse(line) as JournalLine];
-          } catch {
-            return []; // a torn last line from a crash mid-write
-          }
-        });
+      line = JSON.parse(raw) as JournalLine;
+    } catch {
+      continue; // a torn last line from a crash mid-write: its group was never committed
+    }
+    if (line.t === 'b' || line.t === 'e') {
+      let bucket = byKey.get(line.k);
+      if (!bucket) {
+        bucket = recoveredBucket({ key: line.k, keyId: line.a, policyId: line.p, status: line.s, hour: line.h, count: 0, chargeMicro: 0, customerId: line.u });
+        byKey.set(line.k, bucket);
+      }
+      bucket.count += line.n;
+      bucket.chargeMicro += line.c;
+      if (line.t === 'b') byNumber.set(line.i, bucket);
+    } else if (line.t === 'd') {
+      for (let j = 0; j + 2 < line.d.length; j += 3) {
+        const bucket = byNumber.get(line.d[j]!);
+        if (bucket) {
+          bucket.count += line.d[j + 1]!;
+          bucket.chargeMicro += line.d[j + 2]!;
+        }
+      }
+    } else if ('i' in line) {
+      for (const number of line.i) byKey.delete(byNumber.get(number)?.key ?? '');
+    } else byKey.delete(line.k);
+  }
+  return [...byKey.values()].filter((b) => b.count > 0).map((b) => recoveredBucket(b));
+}
+
+/**
+ * An append-only file of usage not yet acknowledged. Recording a request writes nothing: every
+ * `commitIntervalMs` the requests recorded meanwhile are appended as one line of per-bucket deltas
+ * and fsynced together (group commit), so the file grows by one short record per bucket per
+ * group, not one line per request. It is rewritten from memory to the pending buckets when it
+ * has grown past 4 MiB and when the meter starts.
+ */
+export class Journal implements UsageStore {
+  #file: FileHandle | null = null;
+  #nextNumber = 1;
+  /** Numbers of acknowledged buckets, written with the next group. */
+  #acked: number[] = [];
+  #writing: Promise<void> | null = null;
+  #timer: NodeJS.Timeout | null = null;
+  #appended = 0;
+  /** A write failed midway: the file may end in a torn line, so it is rewritten before anything is appended. */
+  #mustRewrite = false;
+  readonly path: string;
+
+  constructor(
+    dir: string,
+    private readonly recorder: Recorder,
+    private readonly onError: (error: Error) => void,
+    private readonly commitIntervalMs = 2,
+  ) {
+    this.path = join(dir, 'usage-journal.jsonl');
+  }
+
+  /** Reads what a previous process left and rewrites the file to it. */
+  async open(): Promise<Bucket[]> {
+    await mkdir(dirname(this.path), { recursive: true });
+    let text = '';
+    try {
+      text = await readFile(this.path, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
-    const acked = new Set(lines.filter((l) => l.t === 'a').map((l) => l.k));
-    return lines.filter((l) => l.t === 'e' && !acked.has(l.k));
+    const pending = replay(text);
+    this.recorder.adopt(pending);
+    await this.#exclusive(() => this.#rewrite());
+    return pending;
   }
 
-  async #rewrite(lines: JournalLine[]) {
-    const tmp = `${this.path}.tmp`;
-    const file = await open(tmp, 'w');
-    await file.writeFile(lines.map((l) => JSON.stringify(l) + '\n').join(''));
-    await file.sync();
-    await file.close();
-    await rename(tmp, this.path!);
-    this.#file = await open(this.path!, 'a');
-  }
-
-  append(line: JournalLine): void {
-    this.appendSerialized(JSON.stringify(line) + '\n');
-  }
-
-  /** Appends a line already serialized as `append` would write it (JSON and a newline). */
-  appendSerialized(text: string): void {
-    if (!this.path) return;
-    this.#buffer.push(text);
-    // A short delay gathers the lines of concurrent requests into one write and one fsync.
+  schedule(): void {
+    // A short delay gathers the requests of concurrent responses into one write and one fsync.
     this.#timer ??= setTimeout(() => {
       this.#timer = null;
-      this.flush().catch(this.onError);
-    }, 2);
+      this.commit().catch(this.onError);
+    }, this.commitIntervalMs);
   }
 
-  /** Writes and fsyncs everything appended so far. */
-  async flush(): Promise<void> {
-    if (!this.#file) return;
-    while (this.#flushing) await this.#flushing;
-    if (this.#buffer.length === 0) return;
-    const chunk = this.#buffer.join('');
-    this.#buffer = [];
-    const file = this.#file;
-    this.#flushing = (async () => {
-      await file.write(chunk);
-      await file.datasync();
-    })().finally(() => (this.#flushing = null));
-    await this.#flushing;
+  /** Runs `work` alone: group commits and rewrites never interleave. */
+  async #exclusive(work: () => Promise<void>): Promise<void> {
+    while (this.#writing) await this.#writing.catch(() => undefined);
+    this.#writing = work().finally(() => (this.#writing = null));
+    return this.#writing;
+  }
+
+  commit(): Promise<void> {
+    return this.#exclusive(async () => {
+      if (!this.#file) return; // closed, or not open yet: open() rewrites everything pending
+      if (this.#mustRewrite || this.#appended > COMPACT_AFTER_BYTES) return this.#rewrite();
+      const taken = takeForCommit(this.recorder);
+      const text = this.#encode(taken.buckets, taken.previous);
+      if (!text) return;
+      try {
+        await this.#file.write(text);
+        await this.#file.datasync();
+      } catch (error) {
+        taken.undo();
+        this.#mustRewrite = true;
+        throw error;
+      }
+      this.#appended += text.length;
+    });
+  }
+
+  /** The group's text: declarations of buckets new to the file, then one line of deltas. */
+  #encode(buckets: Bucket[], previous: number[]): string {
+    let text = '';
+    if (this.#acked.length > 0) {
+      text = `{"t":"a","i":[${this.#acked.join(',')}]}\n`;
+      this.#acked = [];
+    }
+    let deltas = '';
+    for (let i = 0; i < buckets.length; i++) {
+      const b = buckets[i]!;
+      if (b.journalId === 0) text += this.#declaration(b);
+      // The bucket's new totals are committed; the delta is what this group adds to the old ones.
+      else deltas += `${deltas ? ',' : ''}${b.journalId},${b.committedCount - previous[2 * i]!},${b.committedMicro - previous[2 * i + 1]!}`;
+    }
+    return deltas ? `${text}{"t":"d","d":[${deltas}]}\n` : text;
+  }
+
+  #declaration(b: Bucket): string {
+    b.journalId = this.#nextNumber++;
+    // The key (a UUID) and the hour need no escaping; names from Gatehouse are quoted by JSON.stringify.
+    const policy = b.policyId === null ? 'null' : JSON.stringify(b.policyId);
+    return `{"t":"b","i":${b.journalId},"k":"${b.key}","a":${JSON.stringify(b.keyId)},"p":${policy},"s":${b.status},"h":"${b.hour}","u":${JSON.stringify(b.customerId)},"n":${b.count},"c":${b.chargeMicro}}\n`;
   }
 
   /**
-   * Starts a fresh file holding only the unacknowledged usage lines of the current one. It used to
-   * flush, then close and replace the file with a given list: a flush running in between (the
-   * group commit of a request recorded meanwhile) wrote to the old file, and the replacement
-   * dropped those lines, so a crash before their delivery lost the requests. Now the swap holds
-   * the flush lock, the new file is made from what the old one holds, and lines appended during
-   * the swap wait in the buffer for the new file.
+   * Replaces the file with the declarations of every pending bucket at its current totals, built
+   * from memory: nothing is read back. Written to a temporary file, fsynced and renamed over the
+   * journal, so a crash leaves either file whole.
    */
-  async compact(): Promise<void> {
-    if (!this.#file) return;
-    while (this.#flushing) await this.#flushing;
+  async #rewrite(): Promise<void> {
     const old = this.#file;
-    if (!old) return;
-    this.#file = null; // flush() keeps lines buffered until the new file is open
-    this.#flushing = (async () => {
-      await old.close();
-      await this.#rewrite(await this.#unacknowledged());
-    })().finally(() => (this.#flushing = null));
-    await this.#flushing;
-    await this.flush();
+    this.#file = null;
+    await old?.close();
+    takeForCommit(this.recorder); // every bucket is written whole below
+    this.#acked = []; // numbers of the old file: its acknowledged buckets are simply left out
+    this.#nextNumber = 1;
+    let text = '';
+    for (const bucket of this.recorder.live()) text += this.#declaration(bucket);
+    const tmp = `${this.path}.tmp`;
+    const file = await open(tmp, 'w');
+    await file.writeFile(text);
+    await file.sync();
+    await file.close();
+    await rename(tmp, this.path);
+    await syncDirectory(dirname(this.path));
+    this.#file = await open(this.path, 'a');
+    this.#appended = 0;
+    this.#mustRewrite = false;
+  }
+
+  acknowledge(buckets: Bucket[]): void {
+    // Written with the next group: an acknowledgement lost in a crash only means a resend, which
+    // Gatehouse answers `duplicate`.
+    for (const bucket of buckets) if (bucket.journalId > 0) this.#acked.push(bucket.journalId);
   }
 
   async close(): Promise<void> {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
-    await this.flush();
-    await this.#file?.close();
+    await this.commit();
+    const file = this.#file;
     this.#file = null;
+    await file?.close();
+  }
+}
+
+/** A rename is durable once its folder is synced (POSIX); where folders cannot be opened, it is skipped. */
+async function syncDirectory(dir: string): Promise<void> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(dir, 'r');
+    await handle.sync();
+  } catch {
+    // Windows: folders cannot be synced; NTFS orders the rename itself.
+  } finally {
+    await handle?.close();
   }
 }

@@ -1,6 +1,5 @@
 import type { UsageItem } from '@gatehouse/protocol';
 import { randomUUID } from 'node:crypto';
-import type { Journal, JournalLine } from './journal.js';
 
 /** Requests of one key, policy, status and UTC hour, under one idempotency key. */
 export interface Bucket {
@@ -12,6 +11,13 @@ export interface Bucket {
   count: number;
   chargeMicro: number;
   customerId: string;
+  /** The count and charge already durable in the usage store (journal file or Redis queue). */
+  committedCount: number;
+  committedMicro: number;
+  /** In the recorder's list of buckets with requests not yet committed. */
+  dirty: boolean;
+  /** The bucket's number in the current journal file; 0 while not declared there. */
+  journalId: number;
 }
 
 export function toItem(bucket: Bucket): UsageItem {
@@ -31,22 +37,25 @@ export function hourOf(ms: number): string {
   return new Date(ms).toISOString().slice(0, 13) + ':00:00Z';
 }
 
-/** An open bucket, with the parts of its journal line that do not change between requests. */
+/** A bucket as a store recovers it: its requests are all committed. */
+export function recoveredBucket(b: Pick<Bucket, 'key' | 'keyId' | 'policyId' | 'status' | 'hour' | 'count' | 'chargeMicro' | 'customerId'>): Bucket {
+  return { ...b, committedCount: b.count, committedMicro: b.chargeMicro, dirty: false, journalId: 0 };
+}
+
 interface OpenBucket extends Bucket {
-  /** `{"t":"e",…,"n":1,"c":`: everything before the charge (empty until journaled). */
-  lineHead: string;
-  /** `,"u":"cus_…"}` and the newline: everything after it. */
-  lineTail: string;
   /** The key's other open buckets (another policy, status or hour). */
   next: OpenBucket | undefined;
 }
 
 const HOUR_MS = 3_600_000;
+/** Wire protocol section 4: live merging puts at most 10,000 requests in one item. */
+export const MAX_LIVE_COUNT = 10_000;
 
 /**
  * Merges finished requests into buckets. An open bucket keeps growing; delivery seals it, and
  * later requests start a new bucket with a new idempotency key, because Gatehouse pins a key to
- * the exact payload it first received.
+ * the exact payload it first received. Recording a request only counts: the usage store makes
+ * the counts durable in groups (`takeDirty`), one record per bucket per group, not per request.
  */
 export class Recorder {
   /**
@@ -56,65 +65,101 @@ export class Recorder {
   readonly #open = new Map<string, OpenBucket>();
   /** Sealed buckets waiting for Gatehouse to acknowledge them. */
   readonly sealed = new Map<string, Bucket>();
+  #dirty: Bucket[] = [];
   #requests = 0;
+  #openBuckets = 0;
   // Formatting a date costs more than the rest of recording a request, so the hour's text is
   // kept until the clock leaves that hour.
   #hourStart = Number.NaN;
+  #hourEnd = Number.NaN;
   #hour = '';
 
-  constructor(private readonly journal: Journal) {}
+  /** @param onDirty called when a bucket gets requests to commit and none had any before. */
+  constructor(private readonly onDirty: () => void) {}
 
   /** Requests recorded and not yet acknowledged. */
   get pendingRequests(): number {
     return this.#requests;
   }
 
+  /** Open buckets: the items the next delivery will send besides those already sealed. */
+  get openBuckets(): number {
+    return this.#openBuckets;
+  }
+
   #hourOf(ms: number): string {
-    const start = Math.floor(ms / HOUR_MS) * HOUR_MS;
-    if (start !== this.#hourStart) {
-      this.#hour = hourOf(start);
-      this.#hourStart = start;
+    if (!(ms >= this.#hourStart && ms < this.#hourEnd)) {
+      this.#hourStart = Math.floor(ms / HOUR_MS) * HOUR_MS;
+      this.#hourEnd = this.#hourStart + HOUR_MS;
+      this.#hour = hourOf(this.#hourStart);
     }
     return this.#hour;
   }
 
-  record(e: { keyId: string; policyId: string | null; status: number; at: number; chargeMicro: number; customerId: string }): void {
-    const hour = this.#hourOf(e.at);
-    const newest = this.#open.get(e.keyId);
-    let bucket = newest;
-    while (bucket && !(bucket.status === e.status && bucket.policyId === e.policyId && bucket.hour === hour)) bucket = bucket.next;
-    if (!bucket) {
-      bucket = { key: randomUUID(), keyId: e.keyId, policyId: e.policyId, status: e.status, hour, count: 0, chargeMicro: 0, customerId: e.customerId, lineHead: '', lineTail: '', next: newest };
-      this.#open.set(e.keyId, bucket);
-    }
-    bucket.count += 1;
-    bucket.chargeMicro += e.chargeMicro;
-    this.#requests += 1;
-    if (this.journal.path === null) return;
-    if (!bucket.lineHead) {
-      // The same bytes as JSON.stringify of the whole JournalLine, built once per bucket. The key
-      // (a UUID) and the hour need no escaping; names from Gatehouse are quoted by JSON.stringify.
-      const policy = bucket.policyId === null ? 'null' : JSON.stringify(bucket.policyId);
-      bucket.lineHead = `{"t":"e","k":"${bucket.key}","a":${JSON.stringify(bucket.keyId)},"p":${policy},"s":${bucket.status},"h":"${hour}","n":1,"c":`;
-      bucket.lineTail = `,"u":${JSON.stringify(bucket.customerId)}}\n`;
-    }
-    this.journal.appendSerialized(bucket.lineHead + JSON.stringify(e.chargeMicro) + bucket.lineTail);
+  record(keyId: string, policyId: string | null, status: number, at: number, chargeMicro: number, customerId: string): void {
+    this.#add(keyId, policyId, status, this.#hourOf(at), 1, chargeMicro, customerId);
   }
 
-  /** Rebuilds sealed buckets from journal lines a previous process left (same keys, same totals). */
-  recover(lines: JournalLine[]): Bucket[] {
-    for (const line of lines) {
-      if (line.t !== 'e') continue;
-      let bucket = this.sealed.get(line.k);
-      if (!bucket) {
-        bucket = { key: line.k, keyId: line.a, policyId: line.p, status: line.s, hour: line.h, count: 0, chargeMicro: 0, customerId: line.u };
-        this.sealed.set(line.k, bucket);
-      }
-      bucket.count += line.n;
-      bucket.chargeMicro += line.c;
-      this.#requests += line.n;
+  #add(keyId: string, policyId: string | null, status: number, hour: string, count: number, chargeMicro: number, customerId: string): void {
+    const newest = this.#open.get(keyId);
+    let bucket = newest;
+    while (bucket !== undefined && !(bucket.status === status && bucket.policyId === policyId && bucket.hour === hour)) bucket = bucket.next;
+    if (bucket === undefined || bucket.count + count > MAX_LIVE_COUNT) {
+      if (bucket !== undefined) this.#sealOne(keyId, bucket);
+      bucket = { key: randomUUID(), keyId, policyId, status, hour, count: 0, chargeMicro: 0, customerId, committedCount: 0, committedMicro: 0, dirty: false, journalId: 0, next: this.#open.get(keyId) };
+      this.#open.set(keyId, bucket);
+      this.#openBuckets++;
     }
-    return [...this.sealed.values()];
+    bucket.count += count;
+    bucket.chargeMicro += chargeMicro;
+    this.#requests += count;
+    if (!bucket.dirty) {
+      bucket.dirty = true;
+      this.#dirty.push(bucket);
+      if (this.#dirty.length === 1) this.onDirty();
+    }
+  }
+
+  /** A full bucket leaves the open list for the sealed ones (it is sent with the next delivery). */
+  #sealOne(keyId: string, full: OpenBucket) {
+    let previous: OpenBucket | undefined;
+    for (let b = this.#open.get(keyId); b !== undefined && b !== full; b = b.next) previous = b;
+    if (previous) previous.next = full.next;
+    else if (full.next) this.#open.set(keyId, full.next);
+    else this.#open.delete(keyId);
+    full.next = undefined;
+    this.sealed.set(full.key, full);
+    this.#openBuckets--;
+  }
+
+  /** Buckets with requests not yet committed; the caller commits them and marks them so. */
+  takeDirty(): Bucket[] {
+    const dirty = this.#dirty;
+    this.#dirty = [];
+    for (const bucket of dirty) bucket.dirty = false;
+    return dirty;
+  }
+
+  /** A bucket whose commit failed: committed again with the next group. */
+  markDirty(bucket: Bucket): void {
+    if (bucket.dirty || bucket.count === bucket.committedCount) return;
+    bucket.dirty = true;
+    this.#dirty.push(bucket);
+    if (this.#dirty.length === 1) this.onDirty();
+  }
+
+  /** Every bucket not yet acknowledged, open or sealed (what a compacted journal must hold). */
+  *live(): IterableIterator<Bucket> {
+    for (const newest of this.#open.values()) for (let b: OpenBucket | undefined = newest; b; b = b.next) yield b;
+    yield* this.sealed.values();
+  }
+
+  /** Adds buckets a store recovered (a previous process's, or a dead one's): sealed, committed. */
+  adopt(buckets: Bucket[]): void {
+    for (const bucket of buckets) {
+      this.sealed.set(bucket.key, bucket);
+      this.#requests += bucket.count;
+    }
   }
 
   /** Seals every open bucket; returns all sealed buckets. */
@@ -129,6 +174,7 @@ export class Recorder {
       }
     }
     this.#open.clear();
+    this.#openBuckets = 0;
     return [...this.sealed.values()];
   }
 
@@ -138,8 +184,29 @@ export class Recorder {
     if (!bucket) return undefined;
     this.sealed.delete(key);
     this.#requests -= bucket.count;
-    this.journal.append({ t: 'a', k: key });
     return bucket;
+  }
+
+  /**
+   * Everything committed so far now belongs to another process (it took over this process's
+   * Redis queue): forgets those requests, and keeps the uncommitted rest under new keys.
+   * Returns the buckets let go, so their credit holds can be released locally.
+   */
+  handOver(): Bucket[] {
+    const all = [...this.live()];
+    this.#open.clear();
+    this.sealed.clear();
+    this.#dirty = [];
+    this.#requests = 0;
+    this.#openBuckets = 0;
+    for (const bucket of all) {
+      bucket.dirty = false;
+      const count = bucket.count - bucket.committedCount;
+      if (count > 0) this.#add(bucket.keyId, bucket.policyId, bucket.status, bucket.hour, count, bucket.chargeMicro - bucket.committedMicro, bucket.customerId);
+      bucket.count = bucket.committedCount;
+      bucket.chargeMicro = bucket.committedMicro;
+    }
+    return all;
   }
 
   get idle(): boolean {

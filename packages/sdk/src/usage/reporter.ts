@@ -1,8 +1,8 @@
 import type { UsageResult } from '@gatehouse/protocol';
 import { AuthorizationError, TerminalReportError, type ControlClient } from '../control-client.js';
 import type { DeadLetters } from './dead-letters.js';
-import type { Journal } from './journal.js';
 import { toItem, type Bucket, type Recorder } from './recorder.js';
+import type { UsageStore } from './store.js';
 
 /** Items per POST, as the public SDK sends them; Gatehouse takes up to 10,000. */
 const ITEMS_PER_REPORT = 500;
@@ -30,7 +30,7 @@ export class Reporter {
   constructor(
     private readonly client: ControlClient,
     private readonly recorder: Recorder,
-    private readonly journal: Journal,
+    private readonly store: UsageStore,
     private readonly deadLetters: DeadLetters,
     private readonly hooks: ReporterHooks,
   ) {}
@@ -56,16 +56,15 @@ export class Reporter {
   }
 
   async #pass(): Promise<void> {
-    // Durable first: nothing is sent that the journal could not replay after a crash. Sealed
-    // before the flush, so every line of a sealed bucket is already buffered and gets written: the
-    // other way round, a request finished during the flush was sealed and sent with its line
-    // still in memory, and a crash then left a journal that disagreed with what Gatehouse had.
+    // Durable first: nothing is sent that the store could not replay after a crash. Sealed
+    // before the commit, so every request of a sealed bucket is committed: the other way round, a
+    // request finished during the commit was sealed and sent uncommitted, and a crash then left a
+    // journal that disagreed with what Gatehouse had.
     const buckets = this.recorder.seal();
-    await this.journal.flush();
+    await this.store.commit();
     for (let i = 0; i < buckets.length; i += ITEMS_PER_REPORT) {
       await this.#send(buckets.slice(i, i + ITEMS_PER_REPORT));
     }
-    if (this.recorder.idle) await this.journal.compact();
   }
 
   async #send(batch: Bucket[]): Promise<void> {
@@ -86,23 +85,29 @@ export class Reporter {
     }
     const byKey = new Map(batch.map((b) => [b.key, b]));
     const seen = new Set<string>();
+    const settled: Bucket[] = [];
     for (const result of results) {
       const bucket = result && typeof result === 'object' ? byKey.get(result.idempotency_key) : undefined;
       // A malformed or repeated entry is ignored: that bucket stays sealed and is sent again.
       if (!bucket || seen.has(bucket.key)) continue;
       seen.add(bucket.key);
       if (result.status === 'accepted' || result.status === 'duplicate') {
-        this.recorder.settle(bucket.key);
+        // Not ours any more when another process took this one's queue over: it acknowledges it.
+        if (!this.recorder.settle(bucket.key)) continue;
+        settled.push(bucket);
         this.hooks.onAcknowledged(bucket);
       } else if (result.status === 'rejected') {
         await this.#reject(bucket, typeof result.detail === 'string' ? result.detail.slice(0, 2000) : 'rejected');
       }
     }
+    this.store.acknowledge(settled);
   }
 
   async #reject(bucket: Bucket, detail: string): Promise<void> {
+    if (!this.recorder.sealed.has(bucket.key)) return;
     await this.deadLetters.add({ item: toItem(bucket), customerId: bucket.customerId, chargeMicro: bucket.chargeMicro, detail, at: new Date(this.hooks.now()).toISOString() });
-    this.recorder.settle(bucket.key);
+    if (!this.recorder.settle(bucket.key)) return;
+    this.store.acknowledge([bucket]);
     this.deadLettered++;
     this.hooks.onRejected(bucket);
   }
