@@ -58,8 +58,3 @@ export function code(body: FormBody): string | FieldError {
   if (!/^\d{6}$/.test(value)) return new FieldError('code', 'Enter the 6-digit code from the e-mail.');
   return value;
 }
-
-/** The first field error among these values, if any. */
-export function firstError(...values: unknown[]): FieldError | null {
-  return (values.find((value) => value instanceof FieldError) as FieldError | undefined) ?? null;
-}
