@@ -4,7 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { createLocalJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
-import { authorizeRaw, exchangeCode, introspect, patchSettings, refresh, setPassword, signInOnPage, webAuth, webCode, webTokens } from '../support/issuer-flows.js';
+import { atInstant, authorizeRaw, exchangeCode, introspect, patchSettings, refresh, setPassword, signInOnPage, webAuth, webCode, webTokens } from '../support/issuer-flows.js';
+import { sha256Hex } from '../../src/platform/crypto.js';
 import { postForm, rememberConsent, signedInPerson, startIssuer, tenantFetch, webRequest, type IssuerFixture } from '../support/issuer.js';
 
 let f: IssuerFixture;
@@ -14,8 +15,11 @@ before(async () => {
 after(() => f.t.close());
 
 const SECOND = 1000;
-/** Moves the app's clock forward to `ms` (epoch milliseconds). */
-const moveTo = (ms: number) => f.t.clock.advance(Math.max(0, ms - f.t.clock.now().getTime()));
+// Boundaries are checked with the clock held at an exact instant (atInstant), so a slow machine
+// between two requests cannot move a check across the boundary it is about.
+const at = <T>(ms: number, check: () => Promise<T>) => atInstant(f.t, ms, check);
+const codeExpiry = async (code: string) =>
+  (await f.t.services.db.selectFrom('authorization_codes').select('expires_at').where('code_hash', '=', sha256Hex(code)).executeTakeFirstOrThrow()).expires_at.getTime();
 const userinfo = (token: string) => tenantFetch(f.issuer + '/oauth/userinfo', { headers: { authorization: `Bearer ${token}` } });
 const jwks = async () => (await (await tenantFetch(f.issuer + '/oauth/jwks')).json()) as JSONWebKeySet;
 
@@ -23,11 +27,12 @@ test('an authorization code works at 59 seconds and is invalid_grant at 61', asy
   const { person, cookie } = await signedInPerson(f);
   const young = await webCode(f, cookie, person.id);
   const old = await webCode(f, cookie, person.id);
-  f.t.clock.advance(59 * SECOND);
-  const ok = await exchangeCode(f, young.code, young.verifier);
+  const row = await f.t.services.db.selectFrom('authorization_codes').innerJoin('token_grants', 'token_grants.id', 'authorization_codes.grant_id')
+    .select(['authorization_codes.expires_at', 'token_grants.created_at']).where('code_hash', '=', sha256Hex(young.code)).executeTakeFirstOrThrow();
+  assert.equal(row.expires_at.getTime() - row.created_at.getTime(), 60 * SECOND, 'a code lives 60 seconds from its issue');
+  const ok = await at((await codeExpiry(young.code)) - SECOND, () => exchangeCode(f, young.code, young.verifier));
   assert.equal(ok.status, 200, ok.text);
-  f.t.clock.advance(2 * SECOND);
-  const late = await exchangeCode(f, old.code, old.verifier);
+  const late = await at((await codeExpiry(old.code)) + SECOND, () => exchangeCode(f, old.code, old.verifier));
   assert.equal(late.status, 400);
   assert.equal(late.body.error, 'invalid_grant');
 });
@@ -41,15 +46,15 @@ test('a pushed request_uri works once, at 59 seconds, and is an error page at 61
     assert.equal(pushed.status, 201, pushed.text);
     assert.equal(pushed.body.expires_in, 60);
     assert.match(pushed.body.request_uri, /^urn:ietf:params:oauth:request_uri:/);
-    return { requestUri: pushed.body.request_uri as string, state: params.state!, verifier: pkce.verifier };
+    const row = await f.t.services.db.selectFrom('pushed_authorizations').select('expires_at').where('request_uri_hash', '=', sha256Hex(pushed.body.request_uri)).executeTakeFirstOrThrow();
+    return { requestUri: pushed.body.request_uri as string, state: params.state!, verifier: pkce.verifier, expiresAt: row.expires_at.getTime() };
   };
   const unauthenticated = await postForm(f, '/oauth/par', { ...webRequest(f).params });
   assert.equal(unauthenticated.status, 401, 'PAR is client-authenticated');
 
   const first = await push();
   const late = await push();
-  f.t.clock.advance(59 * SECOND);
-  const used = await authorizeRaw(f, { client_id: f.web.clientId, request_uri: first.requestUri }, cookie);
+  const used = await at(first.expiresAt - SECOND, () => authorizeRaw(f, { client_id: f.web.clientId, request_uri: first.requestUri }, cookie));
   assert.equal(used.status, 303, used.html.slice(0, 200));
   assert.equal(used.location!.searchParams.get('state'), first.state);
   assert.equal((await exchangeCode(f, used.location!.searchParams.get('code')!, first.verifier)).status, 200);
@@ -57,8 +62,7 @@ test('a pushed request_uri works once, at 59 seconds, and is an error page at 61
   assert.equal(again.status, 400);
   assert.equal(again.location, null, 'single use: an error page, no redirect');
 
-  f.t.clock.advance(2 * SECOND);
-  const expired = await authorizeRaw(f, { client_id: f.web.clientId, request_uri: late.requestUri }, cookie);
+  const expired = await at(late.expiresAt + SECOND, () => authorizeRaw(f, { client_id: f.web.clientId, request_uri: late.requestUri }, cookie));
   assert.equal(expired.status, 400);
   assert.equal(expired.location, null);
   // Another client cannot use a pushed request either.
@@ -77,14 +81,17 @@ test('an access token of the service lifetime (60 s) is active just before exp a
     const { iat, exp } = decodeJwt(tokens.access_token) as { iat: number; exp: number };
     assert.equal(exp - iat, 60);
     assert.equal(decodeJwt(tokens.id_token!).exp! - iat, 60);
-    moveTo(exp * SECOND - 800);
-    const before = await introspect(f, tokens.access_token);
-    assert.equal(before.body.active, true, before.text);
-    assert.equal((await userinfo(tokens.access_token)).status, 200);
-    moveTo(exp * SECOND + SECOND);
-    assert.deepEqual((await introspect(f, tokens.access_token)).body, { active: false });
-    assert.equal((await introspect(f, tokens.access_token, webAuth(f))).text, '{"active":false}');
-    assert.equal((await userinfo(tokens.access_token)).status, 401);
+    await at(exp * SECOND - 1, async () => {
+      const before = await introspect(f, tokens.access_token);
+      assert.equal(before.body.active, true, before.text);
+      assert.equal((await userinfo(tokens.access_token)).status, 200);
+    });
+    // RFC 7519 4.1.4: not accepted on or after exp.
+    await at(exp * SECOND, async () => {
+      assert.deepEqual((await introspect(f, tokens.access_token)).body, { active: false });
+      assert.equal((await introspect(f, tokens.access_token, webAuth(f))).text, '{"active":false}');
+      assert.equal((await userinfo(tokens.access_token)).status, 401);
+    });
   } finally {
     await patchSettings(f, { access_token_ttl_s: 3600 });
   }
@@ -96,13 +103,20 @@ test('a refresh token of the service lifetime (3600 s) works at 3599 s and is in
     const { person, cookie } = await signedInPerson(f);
     const early = await webTokens(f, cookie, person.id);
     const late = await webTokens(f, cookie, person.id);
-    f.t.clock.advance(3599 * SECOND);
-    const used = await refresh(f, early.refresh_token!);
+    const expiry = async (token: string) =>
+      (await f.t.services.db.selectFrom('refresh_tokens').select(['created_at', 'expires_at']).where('token_hash', '=', sha256Hex(token)).executeTakeFirstOrThrow());
+    const earlyRow = await expiry(early.refresh_token!);
+    const lateRow = await expiry(late.refresh_token!);
+    assert.equal(earlyRow.expires_at.getTime() - earlyRow.created_at.getTime(), 3600 * SECOND);
+    const used = await at(earlyRow.created_at.getTime() + 3599 * SECOND, async () => {
+      assert.equal((await introspect(f, late.refresh_token!, webAuth(f))).body.active, true);
+      return refresh(f, early.refresh_token!);
+    });
     assert.equal(used.status, 200, used.text);
-    assert.equal((await introspect(f, late.refresh_token!, webAuth(f))).body.active, true);
-    f.t.clock.advance(2 * SECOND);
-    assert.equal((await introspect(f, late.refresh_token!, webAuth(f))).text, '{"active":false}');
-    const expired = await refresh(f, late.refresh_token!);
+    const expired = await at(lateRow.created_at.getTime() + 3601 * SECOND, async () => {
+      assert.equal((await introspect(f, late.refresh_token!, webAuth(f))).text, '{"active":false}');
+      return refresh(f, late.refresh_token!);
+    });
     assert.equal(expired.status, 400);
     assert.equal(expired.body.error, 'invalid_grant');
     // The rotated one lives its own 3600 s from its rotation.
@@ -127,15 +141,15 @@ test('a session lasts session_ttl_s: before its end authorize answers a code, af
     const session = await f.t.services.db.selectFrom('person_sessions').selectAll().where('person_id', '=', person.id).orderBy('created_at', 'desc').executeTakeFirstOrThrow();
     assert.equal(session.expires_at.getTime() - session.auth_time.getTime(), 300 * SECOND, 'the page started a session of session_ttl_s');
 
-    moveTo(session.expires_at.getTime() - SECOND);
-    const live = await authorizeRaw(f, webRequest(f).params, cookie);
+    const live = await at(session.expires_at.getTime() - SECOND, () => authorizeRaw(f, webRequest(f).params, cookie));
     assert.ok(live.location!.searchParams.get('code'), `still signed in: ${live.location}`);
-    moveTo(session.expires_at.getTime() + SECOND);
-    const gone = await authorizeRaw(f, webRequest(f).params, cookie);
-    assert.equal(gone.status, 303);
-    assert.match(gone.location!.pathname, /^\/interaction\//, 'asks for sign-in again');
-    const none = await authorizeRaw(f, webRequest(f, { prompt: 'none' }).params, cookie);
-    assert.equal(none.location!.searchParams.get('error'), 'login_required');
+    await at(session.expires_at.getTime() + SECOND, async () => {
+      const gone = await authorizeRaw(f, webRequest(f).params, cookie);
+      assert.equal(gone.status, 303);
+      assert.match(gone.location!.pathname, /^\/interaction\//, 'asks for sign-in again');
+      const none = await authorizeRaw(f, webRequest(f, { prompt: 'none' }).params, cookie);
+      assert.equal(none.location!.searchParams.get('error'), 'login_required');
+    });
   } finally {
     await patchSettings(f, { session_ttl_s: 1209600 });
   }
@@ -146,7 +160,7 @@ test('max_age: a sign-in older than max_age asks for a fresh one (which then suf
   await setPassword(f.t, person.id, 'max age password');
   await rememberConsent(f, person.id, f.web.clientId, null, ['openid', 'profile', 'email']);
   const started = await f.t.services.db.selectFrom('person_sessions').select('auth_time').where('id', '=', session.id).executeTakeFirstOrThrow();
-  moveTo(started.auth_time.getTime() + 120 * SECOND);
+  await at(started.auth_time.getTime() + 120 * SECOND, async () => {
   const younger = await authorizeRaw(f, webRequest(f, { max_age: '121' }).params, cookie);
   assert.ok(younger.location!.searchParams.get('code'), `max_age 121 after 120 s: ${younger.location}`);
   const older = await authorizeRaw(f, webRequest(f, { max_age: '119' }).params, cookie);
@@ -156,6 +170,7 @@ test('max_age: a sign-in older than max_age asks for a fresh one (which then suf
 
   const fresh = await signInOnPage(f, older.location!, [cookie, ...older.cookies], person.email, 'max age password');
   assert.ok(fresh.location!.searchParams.get('code'), `a fresh sign-in satisfies max_age: ${fresh.location}`);
+  });
 });
 
 test('a rotated-out signing key stays in JWKS for the access-token lifetime plus 24 hours; its tokens stay good until they expire; new tokens use the new kid', async () => {
@@ -180,22 +195,22 @@ test('a rotated-out signing key stays in JWKS for the access-token lifetime plus
     await verifyAt(fresh.access_token, set);
 
     const { exp } = decodeJwt(old.access_token) as { exp: number };
-    moveTo(exp * SECOND - 800);
-    assert.equal((await introspect(f, old.access_token)).body.active, true, 'the old key still checks its tokens');
-    moveTo(exp * SECOND + SECOND);
-    assert.deepEqual((await introspect(f, old.access_token)).body, { active: false }, 'expired');
+    await at(exp * SECOND - 1, async () => assert.equal((await introspect(f, old.access_token)).body.active, true, 'the old key still checks its tokens'));
+    await at(exp * SECOND, async () => assert.deepEqual((await introspect(f, old.access_token)).body, { active: false }, 'expired'));
 
     // A node reads the key set when it has none or it is a minute old; forget() stands for a node
     // reading afresh, so the window is seen exactly.
     const publishedUntil = Date.parse(retired.published_until);
-    moveTo(publishedUntil - SECOND);
-    f.t.services.signingKeys.forget(f.apiId);
-    assert.ok((await jwks()).keys.some((key) => key.kid === oldKid), 'published until the end of the window');
-    moveTo(publishedUntil + SECOND);
-    f.t.services.signingKeys.forget(f.apiId);
-    const after = await jwks();
-    assert.deepEqual(after.keys.map((key) => key.kid), [newKid], 'gone after it');
-    await assert.rejects(verifyAt(old.access_token, after), 'the old kid no longer resolves');
+    await at(publishedUntil - 1, async () => {
+      f.t.services.signingKeys.forget(f.apiId);
+      assert.ok((await jwks()).keys.some((key) => key.kid === oldKid), 'published until the end of the window');
+    });
+    await at(publishedUntil, async () => {
+      f.t.services.signingKeys.forget(f.apiId);
+      const after = await jwks();
+      assert.deepEqual(after.keys.map((key) => key.kid), [newKid], 'gone after it');
+      await assert.rejects(verifyAt(old.access_token, after), { code: 'ERR_JWKS_NO_MATCHING_KEY' }, 'the old kid no longer resolves');
+    });
   } finally {
     await patchSettings(f, { access_token_ttl_s: 3600 });
   }

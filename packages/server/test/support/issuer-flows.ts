@@ -122,11 +122,26 @@ export function holdClock(t: TestApp) {
     advance(ms: number) {
       held += ms;
     },
+    /** Holds the clock at `ms` (epoch milliseconds). */
+    set(ms: number) {
+      held = ms;
+    },
     release() {
       delete (clock as { now?: unknown }).now;
       t.clock.advance(Math.max(0, held - t.clock.now().getTime()));
     },
   };
+}
+
+/** Runs `check` with the app's clock held at `ms` (epoch milliseconds); time moves on from there after. */
+export async function atInstant<T>(t: TestApp, ms: number, check: () => Promise<T>): Promise<T> {
+  const clock = holdClock(t);
+  clock.set(ms);
+  try {
+    return await check();
+  } finally {
+    clock.release();
+  }
 }
 
 /** Sends `count` requests, `parallel` at a time, and answers their statuses in sending order. */
