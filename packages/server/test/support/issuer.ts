@@ -23,7 +23,7 @@ export const localhostAgent = new Agent({
 });
 
 /** fetch that reaches tenant hosts; never follows redirects (tests read Location themselves). */
-export function tenantFetch(url: string | URL, init: RequestInit & { redirect?: RequestRedirect } = {}): Promise<Response> {
+export function tenantFetch(url: string | URL, init: RequestInit = {}): Promise<Response> {
   return undiciFetch(url, { redirect: 'manual', ...init, dispatcher: localhostAgent } as never) as unknown as Promise<Response>;
 }
 
