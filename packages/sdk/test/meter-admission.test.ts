@@ -164,6 +164,23 @@ test('rate limit: 429 rate_limited with Retry-After; after a full burst requests
   assert.equal(denial(await admit()).reason, 'rate_limited', 'a second brings back two, not more');
 });
 
+test('rate limit is per customer, as the wire protocol carries it: two keys of one customer share one rps', async () => {
+  // Wire protocol section 2: rps is a field of the customer's `effective` limits; keys carry no
+  // limit of their own, so every key of a customer draws on the same rate.
+  const { api, customer, key } = await setUp('Rate Per Customer');
+  const second = await createKey(api, customer.id, 'second');
+  await setLimits(api, customer.id, { rps: 2 });
+  const now = t.clock.now().getTime();
+  const meter = meters.make(t, api, { now: () => now });
+  for (const k of [key.key, second.key]) {
+    const d = await meter.admit({ key: k });
+    assert.ok(d.ok);
+    d.finish(404);
+  }
+  assert.equal(denial(await meter.admit({ key: second.key })).reason, 'rate_limited', 'the second key found the burst used by both');
+  assert.equal(denial(await meter.admit({ key: key.key })).reason, 'rate_limited');
+});
+
 test('rate limit: no double burst at a second boundary (GCRA, not a fixed window)', async () => {
   const { api, customer, key } = await setUp('No Double Burst');
   await setLimits(api, customer.id, { rps: 2 });

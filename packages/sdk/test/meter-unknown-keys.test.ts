@@ -95,3 +95,43 @@ test('a real key is never cached as unknown: a key made after the snapshot is ad
   await serve(meter, key.key);
   assert.equal(tap.count('/sdk/v1/keys/verify'), 1, 'looked up once, then known');
 });
+
+test('lookups are capped: maxConcurrentLookups at once, maxQueuedLookups waiting, the rest refused 503 and not remembered', async () => {
+  // Lookups are held at Gatehouse's door until the test lets them through, so what waits and what
+  // is refused does not depend on speed.
+  const held: (() => void)[] = [];
+  let holding = true;
+  let inFlight = 0;
+  let most = 0;
+  const holdingFetch: typeof fetch = async (input, init) => {
+    if (new URL(String(input)).pathname !== '/sdk/v1/keys/verify') return fetch(input, init);
+    inFlight++;
+    most = Math.max(most, inFlight);
+    try {
+      if (holding) await new Promise<void>((resolve) => held.push(resolve));
+      return await fetch(input, init);
+    } finally {
+      inFlight--;
+    }
+  };
+  const meter = meters.make(t, api, { fetch: holdingFetch, maxConcurrentLookups: 4, maxQueuedLookups: 10 });
+  await meter.ready;
+  const keys = Array.from({ length: 30 }, () => unknownKey());
+  const answers = keys.map((key) => meter.admit({ key }));
+  while (held.length < 4) await new Promise((resolve) => setImmediate(resolve));
+  // The 16 beyond 4 under way and 10 waiting are answered at once, without a call.
+  const refused = await Promise.all(answers.slice(14));
+  for (const d of refused) assert.deepEqual(d.ok ? 'admitted' : [d.status, d.reason, d.headers['retry-after']], [503, 'unavailable', '5']);
+  assert.equal(meter.metrics().verifyRefused, 16);
+  assert.equal(meter.metrics().verifyLookups, 4, 'the 10 waiting have not called yet');
+  holding = false;
+  for (const release of held.splice(0)) release();
+  for (const d of await Promise.all(answers.slice(0, 14))) assert.deepEqual(d.ok ? 'admitted' : [d.status, d.reason], [401, 'invalid_key']);
+  assert.equal(most, 4, 'never more than 4 lookups at once');
+  assert.equal(meter.metrics().verifyLookups, 14);
+  // A refusal is not remembered: the same keys are looked up when they come again.
+  await flood(meter, keys.slice(14), 1, 14); // 14 at a time: 4 under way and 10 waiting, none refused
+  assert.equal(meter.metrics().verifyLookups, 30);
+  await flood(meter, keys, 1);
+  assert.equal(meter.metrics().verifyLookups, 30, 'and now all 30 are remembered as unknown');
+});

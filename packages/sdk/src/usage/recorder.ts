@@ -68,6 +68,8 @@ export class Recorder {
   #dirty: Bucket[] = [];
   #requests = 0;
   #openBuckets = 0;
+  /** How many times this recorder handed its committed usage over (see handOver). */
+  handOvers = 0;
   // Formatting a date costs more than the rest of recording a request, so the hour's text is
   // kept until the clock leaves that hour.
   #hourStart = Number.NaN;
@@ -194,6 +196,7 @@ export class Recorder {
    */
   handOver(): Bucket[] {
     const all = [...this.live()];
+    this.handOvers++;
     this.#open.clear();
     this.sealed.clear();
     this.#dirty = [];

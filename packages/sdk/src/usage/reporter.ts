@@ -60,8 +60,15 @@ export class Reporter {
     // before the commit, so every request of a sealed bucket is committed: the other way round, a
     // request finished during the commit was sealed and sent uncommitted, and a crash then left a
     // journal that disagreed with what Gatehouse had.
-    const buckets = this.recorder.seal();
+    let buckets = this.recorder.seal();
+    const handOvers = this.recorder.handOvers;
     await this.store.commit();
+    if (this.recorder.handOvers !== handOvers) {
+      // The commit found this process's Redis queue adopted: what was sealed is the adopter's now,
+      // and the rest was recorded again under new keys, which this pass delivers.
+      buckets = this.recorder.seal();
+      await this.store.commit();
+    }
     for (let i = 0; i < buckets.length; i += ITEMS_PER_REPORT) {
       await this.#send(buckets.slice(i, i + ITEMS_PER_REPORT));
     }
