@@ -125,12 +125,15 @@ export class TokenService {
     const now = this.clock.now();
     const tokenHash = sha256Hex(input.refreshToken);
     // A request refused for its resource or scope leaves a live token unspent: spending it would
-    // make the client's corrected retry look like reuse and end the whole chain.
-    const presented = await q.findRefreshToken(this.db, tenant.api.id, tokenHash);
-    const presentedGrant = presented && !presented.used_at ? await q.findGrant(this.db, tenant.api.id, presented.grant_id) : undefined;
-    if (presentedGrant && presentedGrant.client_id === app.id) {
-      if (input.resource !== null && input.resource !== presentedGrant.resource) throw new OAuthError('invalid_target', 'resource differs from the one signed in for');
-      narrowedScopes(presentedGrant.scopes, input.scope);
+    // make the client's corrected retry look like reuse and end the whole chain. Without either
+    // there is nothing to refuse, so the usual refresh skips these two reads.
+    if (input.resource !== null || input.scope !== null) {
+      const presented = await q.findRefreshToken(this.db, tenant.api.id, tokenHash);
+      const presentedGrant = presented && !presented.used_at ? await q.findGrant(this.db, tenant.api.id, presented.grant_id) : undefined;
+      if (presentedGrant && presentedGrant.client_id === app.id) {
+        if (input.resource !== null && input.resource !== presentedGrant.resource) throw new OAuthError('invalid_target', 'resource differs from the one signed in for');
+        narrowedScopes(presentedGrant.scopes, input.scope);
+      }
     }
     const taken = await q.takeRefreshToken(this.db, tenant.api.id, tokenHash, now);
     if (!taken) {
