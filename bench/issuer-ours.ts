@@ -23,10 +23,16 @@ import { CODE_CHALLENGE, eachLimited, NONCE, ownCpuMicros, PERMISSION, processCp
 const applicationName = `gh_bench_issuer_${randomBytes(4).toString('hex')}`;
 
 // Every statement the app sends (BEGIN and COMMIT included) is one round trip to PostgreSQL.
+// BENCH_ISSUER_QUERY_LOG=1 also counts them by text and prints the counts when the process stops.
 let queries = 0;
+const byText = process.env.BENCH_ISSUER_QUERY_LOG ? new Map<string, number>() : null;
 const query = pg.Client.prototype.query;
 pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
   queries++;
+  if (byText) {
+    const text = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string })?.text);
+    byText.set(text, (byText.get(text) ?? 0) + 1);
+  }
   return (query as (...args: unknown[]) => unknown).apply(this, args);
 } as typeof query;
 
@@ -152,6 +158,7 @@ process.on('message', async (message: ParentMessage) => {
     const counted = queries;
     await send({ type: 'cpu', serverMicros: ownCpuMicros(), databaseMicros: await databaseMicros(), queries: postgres ? counted : null });
   } else if (message.type === 'stop') {
+    if (byText) for (const [text, count] of [...byText].sort((a, b) => b[1] - a[1])) console.error(`${String(count).padStart(8)}  ${text.slice(0, 200)}`);
     await app.close();
     await database.close();
     if (postgres) {
