@@ -32,7 +32,7 @@ const RUN_MS = 5_000;
 const CLIENTS = 8;
 
 test('a steady run through two processes sharing Redis, random statuses: balances and month_requests exact', { skip }, async (context) => {
-  const customers = [];
+  const customers: { customer: { id: string }; balance: number; keys: { key: string }[]; served: number; billable: number }[] = [];
   for (const name of ['Ada', 'Brook', 'Cyd', 'Dale', 'Eve']) {
     const customer = await createCustomer(t, api, name);
     const balance = await addCredit(api, customer.id, 100_000_000); // far more than the run spends
