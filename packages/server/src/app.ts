@@ -58,6 +58,7 @@ import { AuthorizationService } from './issuer/protocol/authorization.js';
 import { issuerRoutes } from './issuer/routes.js';
 import { TokenService } from './issuer/tokens/service.js';
 import { TokenBuckets } from './platform/token-bucket.js';
+import { LogoCache } from './issuer/pages/logo.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -115,13 +116,14 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   const personAccounts = new PersonAccounts(db, clock, rateLimits, outbox);
   const tokens = new TokenService(db, clock, signingKeys);
   const authorization = new AuthorizationService(db, clock, personSessions, tokens, config.baseUrl.startsWith('https:'));
+  const logos = new LogoCache(clock, config.outboundAllowPrivate);
   const tokenBuckets = new TokenBuckets(deps.redis, deps.rateLimitPrefix ?? 'gh', clock);
   const usage = new UsageService(db, clock, apis, ledger);
   const scheduler = new Scheduler(db, [receiptRetentionJob(clock), signinRetentionJob(clock)], (job, error) => onError(new Error(`job ${job} failed: ${String(error)}`)));
   return {
     config, clock, db, database: deps.database, metrics, box, rateLimits, outbox, audit, accounts, workspaces, auth,
     platformPlans, apis, ledger, customers, plans, stats, snapshots, usage, scheduler, signingKeys, registry, people,
-    personSessions, personAccounts, tokens, authorization, tokenBuckets,
+    personSessions, personAccounts, tokens, authorization, tokenBuckets, logos,
   };
 }
 

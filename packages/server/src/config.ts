@@ -23,6 +23,8 @@ export interface Config {
   logLevel: string;
   /** Replaces the platform plan catalogue (platform-plans.json). */
   platformPlansFile: string | null;
+  /** Tests only: outbound fetches of user-given URLs may reach loopback and private networks. */
+  outboundAllowPrivate: boolean;
 }
 
 export class ConfigError extends Error {
@@ -90,6 +92,8 @@ export function loadConfig(env: Env = process.env): Config {
   if (env.TRUST_PROXY && !['true', 'false', '1', '0'].includes(env.TRUST_PROXY)) {
     throw new ConfigError('TRUST_PROXY', 'must be true or false');
   }
+  const outboundAllowPrivate = env.UNSAFE_OUTBOUND_PRIVATE === 'true';
+  if (outboundAllowPrivate && production) throw new ConfigError('UNSAFE_OUTBOUND_PRIVATE', 'cannot be on when NODE_ENV=production');
   return {
     port,
     host: env.HOST || '::',
@@ -106,5 +110,6 @@ export function loadConfig(env: Env = process.env): Config {
     production,
     logLevel: env.LOG_LEVEL || 'info',
     platformPlansFile: env.PLATFORM_PLANS_FILE || null,
+    outboundAllowPrivate,
   };
 }

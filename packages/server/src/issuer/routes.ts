@@ -10,6 +10,7 @@ import { OAuthError, sendOAuthError } from './protocol/oauth-error.js';
 import { parRoutes } from './protocol/par-routes.js';
 import { tokenRoutes } from './protocol/token-routes.js';
 import { userinfoRoutes } from './protocol/userinfo-routes.js';
+import { logoRoutes } from './pages/logo.js';
 import { registerTenantHook } from './tenant.js';
 
 /** Spec 4.1: these answer cross-origin requests, without credentials. */
@@ -67,6 +68,7 @@ export function issuerRoutes(services: Services, secureCookies: boolean) {
     await app.register(userinfoRoutes({ db, clock, keys }));
     await app.register(introspectRoutes({ db, clock, keys, buckets: services.tokenBuckets }));
     await app.register(logoutRoutes({ db, keys, sessions: services.personSessions, secureCookies }));
+    await app.register(logoRoutes(services.logos));
     await app.register(signinPageRoutes({ authorization: services.authorization, accounts: services.personAccounts, sessions: services.personSessions, secureCookies }));
   };
 }

@@ -49,8 +49,8 @@ export interface IssuerFixture {
  * own), a single-page app, a server exposing read:weather and write:weather, and a role that
  * holds read:weather only.
  */
-export async function startIssuer(apiName = 'Weather API'): Promise<IssuerFixture> {
-  const fixture = await startWithSignin(apiName);
+export async function startIssuer(apiName = 'Weather API', env: Record<string, string> = {}): Promise<IssuerFixture> {
+  const fixture = await startWithSignin(apiName, env);
   const { t, owner, api } = fixture;
   const console = owner.client;
   const base = `/apis/${api.apiId}/signin`;

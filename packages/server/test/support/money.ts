@@ -211,8 +211,8 @@ export function hourStamp(at: Date, hours = 0): string {
  * The fixture of the console money tests: a running app, an owner with an API, and an editor and
  * a viewer of the owner's workspace.
  */
-export async function startWithApi(ownerName: string, apiBody: Record<string, unknown>) {
-  const t = await startTestApp();
+export async function startWithApi(ownerName: string, apiBody: Record<string, unknown>, env: Record<string, string> = {}) {
+  const t = await startTestApp(env);
   const owner = await signUp(t, { name: ownerName });
   const api = await createApi(t, apiBody, owner);
   const editor = await addMember(t, owner.client, owner.workspaceId, 'editor');

@@ -38,8 +38,8 @@ export function findPersonSession(t: TestApp, apiId: string, sessionId: string) 
 }
 
 /** The money tests' fixture plus an admin: owner, admin, editor and viewer of one workspace with an API. */
-export async function startWithSignin(apiName: string) {
-  const fixture = await startWithApi('Sid Owner', { name: apiName });
+export async function startWithSignin(apiName: string, env: Record<string, string> = {}) {
+  const fixture = await startWithApi('Sid Owner', { name: apiName }, env);
   const admin = await addMember(fixture.t, fixture.owner.client, fixture.owner.workspaceId, 'admin');
   return { ...fixture, admin };
 }

@@ -78,7 +78,8 @@ a{color:var(--accent)}
 export function sendPage(reply: FastifyReply, options: PageOptions) {
   const nonce = randomBytes(16).toString('base64');
   const accent = /^#[0-9a-fA-F]{6}$/.test(options.branding.accentColor) ? options.branding.accentColor : '#4f46e5';
-  const logo = options.branding.logoUrl?.startsWith('https://') ? options.branding.logoUrl : null;
+  // The logo comes through our own host (pages/logo.ts): nothing loads from elsewhere.
+  const logo = options.branding.logoUrl ? '/branding/logo' : null;
   const page = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="referrer" content="no-referrer">
@@ -91,7 +92,7 @@ ${options.body}
   const formActions = ["'self'", ...(options.formActions ?? [])].join(' ');
   return reply
     .status(options.status ?? 200)
-    .header('content-security-policy', `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; img-src https: data:; form-action ${formActions}; frame-ancestors 'none'; base-uri 'none'`)
+    .header('content-security-policy', `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; img-src 'self'; form-action ${formActions}; frame-ancestors 'none'; base-uri 'none'`)
     .header('cache-control', 'no-store')
     .header('x-frame-options', 'DENY')
     .type('text/html; charset=utf-8')
