@@ -39,6 +39,8 @@ export function issuerRoutes(services: Services, secureCookies: boolean) {
       if (!CORS_PATHS.has(request.url.split('?')[0]!)) return;
       // No Allow-Credentials: browsers send no cookies here, so no session can be ridden.
       reply.header('access-control-allow-origin', '*');
+      // Browser apps may read the Bearer challenge of userinfo (RFC 6750 3).
+      reply.header('access-control-expose-headers', 'WWW-Authenticate');
       if (request.method === 'OPTIONS') {
         return reply
           .status(204)

@@ -112,3 +112,30 @@ test('ending the session makes its access tokens inactive; an offline grant refr
   assert.equal(refreshed.status, 200, refreshed.text);
   assert.equal((await introspect(refreshed.body.access_token)).body.active, true);
 });
+
+test("another client presenting a code or refresh token neither spends it nor revokes the grant", async () => {
+  const { person, cookie } = await signedInPerson(f);
+  const { code, verifier } = await codeFor(cookie, person.id, { scope: 'openid offline_access' });
+  const stolen = await postForm(f, '/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: f.web.redirectUri, code_verifier: verifier, client_id: f.spa.clientId });
+  assert.equal(stolen.status, 400);
+  assert.equal(stolen.body.error, 'invalid_grant');
+  const tokens = await exchange(code, verifier);
+  assert.equal(tokens.status, 200, 'the app it was issued to still exchanges it');
+  await f.t.services.db.updateTable('oauth_apps').set({ refresh_tokens: true }).where('id', '=', f.spa.clientId).execute();
+  const stolenRefresh = await postForm(f, '/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token, client_id: f.spa.clientId });
+  assert.equal(stolenRefresh.body.error, 'invalid_grant');
+  await f.t.services.db.updateTable('oauth_apps').set({ refresh_tokens: false }).where('id', '=', f.spa.clientId).execute();
+  const refreshed = await postForm(f, '/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token }, { authorization: basic(f.web.clientId, f.web.secret) });
+  assert.equal(refreshed.status, 200, refreshed.text);
+});
+
+test('a suspended API answers temporarily_unavailable at the token endpoint, and works again once resumed', async () => {
+  const { person, cookie } = await signedInPerson(f);
+  const { code, verifier } = await codeFor(cookie, person.id);
+  assert.equal((await f.owner.client.post(`/apis/${f.apiId}/suspend`, {})).status, 200);
+  const refused = await exchange(code, verifier);
+  assert.equal(refused.status, 503);
+  assert.equal(refused.body.error, 'temporarily_unavailable');
+  assert.equal((await f.owner.client.post(`/apis/${f.apiId}/resume`)).status, 200);
+  assert.equal((await exchange(code, verifier)).status, 200, 'the refused request spent nothing');
+});

@@ -21,7 +21,7 @@ export function tokenRoutes(deps: { db: Db; clock: Clock; tokens: TokenService }
       const params = formParams(request);
       const { app: client } = await authenticateApp(deps.db, deps.clock, tenant.api.id, presentedCredentials(request, params));
       const grantType = params.require('grant_type');
-      if (tenant.api.status !== 'active') throw new OAuthError('invalid_grant', 'The sign-in service is suspended');
+      if (tenant.api.status !== 'active') throw new OAuthError('temporarily_unavailable', 'Sign-ins are not accepted now', 503);
       const resources = params.all('resource');
       if (resources.length > 1) throw new OAuthError('invalid_target', 'Name exactly one resource');
       const resource = resources[0] ?? null;

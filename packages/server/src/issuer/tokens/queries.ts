@@ -67,13 +67,15 @@ export async function insertCode(db: Executor, row: Insertable<AuthorizationCode
  * statement, atomic on its own: of two concurrent takes, the second waits for the first's row lock,
  * re-checks `used_at is null` and finds nothing, so no transaction (and no BEGIN/COMMIT) is needed.
  */
-export function takeCode(db: Executor, apiId: string, codeHash: string, now: Date) {
+export function takeCode(db: Executor, apiId: string, codeHash: string, clientId: string, now: Date) {
   return db
     .updateTable('authorization_codes')
     .set({ used_at: now })
     .where('api_id', '=', apiId)
     .where('code_hash', '=', codeHash)
     .where('used_at', 'is', null)
+    // Only the client it was issued to spends a code: another client's try leaves it usable.
+    .where('grant_id', 'in', (eb) => eb.selectFrom('token_grants').select('id').where('api_id', '=', apiId).where('client_id', '=', clientId))
     .returningAll()
     .executeTakeFirst();
 }
@@ -95,13 +97,14 @@ export async function insertRefreshToken(db: Executor, row: Insertable<RefreshTo
 }
 
 /** Marks a refresh token used (it rotates on every use); undefined when unknown or already used. One atomic statement, as takeCode. */
-export function takeRefreshToken(db: Executor, apiId: string, tokenHash: string, now: Date) {
+export function takeRefreshToken(db: Executor, apiId: string, tokenHash: string, clientId: string, now: Date) {
   return db
     .updateTable('refresh_tokens')
     .set({ used_at: now })
     .where('api_id', '=', apiId)
     .where('token_hash', '=', tokenHash)
     .where('used_at', 'is', null)
+    .where('grant_id', 'in', (eb) => eb.selectFrom('token_grants').select('id').where('api_id', '=', apiId).where('client_id', '=', clientId))
     .returningAll()
     .executeTakeFirst();
 }

@@ -99,9 +99,10 @@ export class TokenService {
   async exchangeCode(tenant: Tenant, app: { id: string; refresh_tokens: boolean }, input: { code: string; redirectUri: string; codeVerifier: string; resource: string | null }): Promise<TokenResponse> {
     const now = this.clock.now();
     const codeHash = sha256Hex(input.code);
-    const taken = await q.takeCode(this.db, tenant.api.id, codeHash, now);
+    const taken = await q.takeCode(this.db, tenant.api.id, codeHash, app.id, now);
     if (!taken) {
       const used = await q.findCode(this.db, tenant.api.id, codeHash);
+      if (used && used.used_at === null) throw new OAuthError('invalid_grant', 'The code was issued to another client');
       if (used) {
         // OAuth 2.1 4.1.3: a code used twice means it leaked; what it issued is revoked.
         await q.revokeGrant(this.db, tenant.api.id, used.grant_id, now);
@@ -135,9 +136,10 @@ export class TokenService {
         narrowedScopes(presentedGrant.scopes, input.scope);
       }
     }
-    const taken = await q.takeRefreshToken(this.db, tenant.api.id, tokenHash, now);
+    const taken = await q.takeRefreshToken(this.db, tenant.api.id, tokenHash, app.id, now);
     if (!taken) {
       const used = await q.findRefreshToken(this.db, tenant.api.id, tokenHash);
+      if (used && used.used_at === null) throw new OAuthError('invalid_grant', 'The refresh token was issued to another client');
       if (used) {
         // OAuth 2.1 4.3.1 and RFC 9700 4.14.2: reuse of a rotated token ends the whole chain.
         await q.revokeGrant(this.db, tenant.api.id, used.grant_id, now);
