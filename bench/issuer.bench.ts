@@ -8,6 +8,15 @@
 // REQUESTS requests, the two sides alternating (and taking turns to go first), and the medians.
 // Codes are minted by each issuer's own models before each run, outside the timed part. Every
 // answer must be 200 and is checked (tokens present, introspection active); one non-200 stops the run.
+// Beside ops/s and latency it reports each issuer process's CPU per operation, and for ours the CPU
+// of its PostgreSQL backends and the statements it sent: on a shared machine these vary far less
+// than ops/s.
+//
+// Run: npm run build && node scripts/run-bench.mjs issuer (it measures packages/server/dist).
+// BENCH_DATABASE_URL or TEST_DATABASE_URL names the PostgreSQL (default postgres://postgres@127.0.0.1:5432/test;
+// PGlite when none answers). BENCH_ISSUER_REQUESTS, _WARMUP, _ROUNDS and _CONNECTIONS change the load;
+// BENCH_ISSUER_ONLY=code|refresh|introspect picks operations; BENCH_ISSUER_CPU_PROF=<dir> writes CPU
+// profiles of both issuers; BENCH_ISSUER_QUERY_LOG=1 prints our statements by count when done.
 import { fork, type ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
