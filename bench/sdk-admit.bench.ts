@@ -3,10 +3,10 @@
 // Goal (issue 4): admit + finish <= 2x that baseline. Run twice: usage kept in memory
 // (journalDir: null), and with the journal on disk, which is the default.
 //
-// Keys are used in turn, in segments of 500 requests (the default batchRequests), two ways:
-// - "new bucket each": after each segment, untimed, the meter delivers what was recorded, as it
-//   does in a server once 500 requests wait; no key repeats within a delivery, so every request
-//   opens a usage bucket of its own (a fresh idempotency key): the worst case for merging.
+// Keys are used in turn, in segments of 500 requests, two ways:
+// - "new bucket each": after each segment, untimed, the meter delivers what was recorded; no key
+//   repeats within a delivery, so every request opens a usage bucket of its own (a fresh
+//   idempotency key): the worst case for merging.
 // - "into open buckets": delivery only after each round, so requests add to open buckets, as
 //   requests of keys used more than once per delivery do.
 // Delivery itself is untimed (its cost shows in sdk-http.bench.ts). Each figure is the median over

@@ -3,22 +3,26 @@
 // (gatehousePlugin). Goal (issue 4): the metered server keeps >= 90 % of the bare one's rps.
 //
 // Each server runs in a child process (bench/sdk-http-server.ts) on 127.0.0.1, autocannon in this
-// one. Three variants alternate over rounds, each run after a warm-up of its own: bare, the SDK with
-// its defaults (journal on disk), and the SDK with journalDir: null, which shows what the journal
-// costs. Every request carries one of the 2,000 keys of the fake Gatehouse's snapshot, in turn, so
-// usage hardly merges. The fake Gatehouse answers usage reports inside the server process: its own
-// small share of CPU counts against the SDK. Latency is taken per response (autocannon's histogram
-// keeps whole milliseconds only); the server's CPU time per request is read from its process, and
-// unlike requests per second it does not depend on how fast the load generator is.
+// one: bare, the SDK with its defaults (journal on disk), and the SDK with journalDir: null, which
+// shows what the journal costs. The three run side by side and are measured in turn, a few seconds
+// each, over many rounds; each round's ratio compares with the bare server of the same moment, and
+// the medians are reported. Every request carries one of the 2,000 keys of the fake Gatehouse's
+// snapshot, in turn, so no two requests in a row share a usage bucket (each 2 ms group commit
+// journals one record per request's bucket; they merge only across the delivery interval). The fake
+// Gatehouse answers usage reports inside the server process: its own small share of CPU counts
+// against the SDK. Latency is taken per response (autocannon's histogram keeps whole milliseconds
+// only); the server's CPU time per request is read from its process, and unlike requests per second
+// it does not depend on how fast the load generator is.
 import { fork, type ChildProcess } from 'node:child_process';
+import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import type { ServerKind, ServerMessage, Variant } from './sdk-http-server.js';
 import { buildSdk, fmt, median } from './sdk-support.js';
 
-const SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 5);
+const SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 3);
 const WARMUP_SECONDS = Number(process.env.BENCH_HTTP_WARMUP_SECONDS ?? 2);
-const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 9);
 const CONNECTIONS = 10;
 
 interface Run {
@@ -68,28 +72,35 @@ async function cpuOf(child: ChildProcess): Promise<number> {
   return message.type === 'cpu' ? message.micros : Number.NaN;
 }
 
-async function measure(kind: ServerKind, variant: Variant): Promise<Run> {
+interface Server {
+  child: ChildProcess;
+  port: number;
+  keys: string[];
+}
+
+async function startServer(kind: ServerKind, variant: Variant): Promise<Server> {
   const child = fork(fileURLToPath(new URL('./sdk-http-server.ts', import.meta.url)), [kind, variant], { execArgv: ['--import', 'tsx'] });
-  try {
-    const listening = await nextMessage(child, 'listening');
-    if (listening.type !== 'listening') throw new Error('unexpected message');
-    await load(listening.port, listening.keys, WARMUP_SECONDS);
-    const cpuBefore = await cpuOf(child);
-    const loaded = await load(listening.port, listening.keys, SECONDS);
-    const run = { ...loaded, cpuUs: ((await cpuOf(child)) - cpuBefore) / loaded.requests };
-    const stopped = nextMessage(child, 'stopped');
-    child.send('stop');
-    const report = await stopped;
-    if (report.type === 'stopped' && variant !== 'bare') {
-      // Every answered request was admitted and reported once; warm-up included.
-      if (report.errors.length) throw new Error(`meter errors: ${report.errors.join('; ')}`);
-      if (report.denied || report.reported !== report.admitted || report.admitted < run.requests) {
-        throw new Error(`${report.admitted} admitted, ${report.denied} denied, ${report.reported} reported`);
-      }
-    }
-    return run;
-  } finally {
-    if (child.exitCode === null) child.kill();
+  const listening = await nextMessage(child, 'listening');
+  if (listening.type !== 'listening') throw new Error('unexpected message');
+  await load(listening.port, listening.keys, WARMUP_SECONDS);
+  return { child, port: listening.port, keys: listening.keys };
+}
+
+async function measure(server: Server): Promise<Run> {
+  const cpuBefore = await cpuOf(server.child);
+  const loaded = await load(server.port, server.keys, SECONDS);
+  return { ...loaded, cpuUs: ((await cpuOf(server.child)) - cpuBefore) / loaded.requests };
+}
+
+async function stopServer(server: Server, variant: Variant): Promise<void> {
+  const stopped = nextMessage(server.child, 'stopped');
+  server.child.send('stop');
+  const report = await stopped;
+  if (server.child.exitCode === null) server.child.kill();
+  if (report.type === 'stopped' && variant !== 'bare') {
+    // Every answered request was admitted and reported once; warm-up included.
+    if (report.errors.length) throw new Error(`meter errors: ${report.errors.join('; ')}`);
+    if (report.denied || report.reported !== report.admitted) throw new Error(`${report.admitted} admitted, ${report.denied} denied, ${report.reported} reported`);
   }
 }
 
@@ -99,12 +110,24 @@ const variants: [Variant, string][] = [
   ['journal', 'SDK, journal (default)'],
   ['memory', 'SDK, journalDir: null'],
 ];
-console.log(`hello world on 127.0.0.1, ${CONNECTIONS} connections, ${SECONDS} s per run after ${WARMUP_SECONDS} s of warm-up, median of ${ROUNDS} rounds`);
+console.log(`hello world on 127.0.0.1, ${CONNECTIONS} connections, ${SECONDS} s per run after ${WARMUP_SECONDS} s of warm-up, median of ${ROUNDS} rounds; ${cpus().length} CPUs, load average ${loadavg().map((l) => fmt(l, 1)).join(' ')}`);
 for (const [kind, label] of [['node', 'node:http, withMeter'], ['fastify', 'Fastify, gatehousePlugin']] as const) {
   const runs = Object.fromEntries(variants.map(([variant]) => [variant, [] as Run[]])) as Record<Variant, Run[]>;
-  for (let round = 0; round < ROUNDS; round++) {
-    // Alternated, so drift in the machine's speed touches all alike.
-    for (const [variant] of variants) runs[variant].push(await measure(kind, variant));
+  // The three servers run side by side and are measured in turn, a few seconds each, round after
+  // round: on a shared machine the load of other work drifts slowly, so runs close in time are
+  // comparable, and each round's ratio compares the SDK with the bare server of the same moment.
+  const servers = [] as Server[];
+  for (const [variant] of variants) servers.push(await startServer(kind, variant));
+  try {
+    for (let round = 0; round < ROUNDS; round++) {
+      // The order turns each round, so no variant always runs first or last.
+      for (let i = 0; i < variants.length; i++) {
+        const v = (i + round) % variants.length;
+        runs[variants[v]![0]].push(await measure(servers[v]!));
+      }
+    }
+  } finally {
+    for (let v = 0; v < variants.length; v++) await stopServer(servers[v]!, variants[v]![0]);
   }
   const of = (variant: Variant, field: keyof Run) => median(runs[variant].map((r) => r[field]));
   console.log(`\n${label}`);
@@ -120,6 +143,9 @@ for (const [kind, label] of [['node', 'node:http, withMeter'], ['fastify', 'Fast
         `   ${fmt(of(variant, 'cpuUs'), 1).padStart(6)} ${added('cpuUs', 1)}`,
     );
   }
-  for (const [variant, name] of variants.slice(1)) console.log(`  rps of bare per round: ${name}: ${runs[variant].map((r, i) => `${fmt((100 * r.rps) / runs.bare[i]!.rps, 0)} %`).join(', ')}`);
+  for (const [variant, name] of variants.slice(1)) {
+    const ratios = runs[variant].map((r, i) => (100 * r.rps) / runs.bare[i]!.rps);
+    console.log(`  ${name}: median of per-round ratios ${fmt(median(ratios), 1)} % (rounds: ${ratios.map((r) => fmt(r, 0)).join(', ')})`);
+  }
   console.log('  goal: >= 90 % of the bare server\'s requests per second');
 }
