@@ -15,7 +15,12 @@ export async function personClaims(db: Db, apiId: string, personId: string, scop
 }
 
 /** The claims of a person already read (the token endpoint has just checked their status). */
-export async function claimsOf(db: Db, apiId: string, person: Person, scopes: readonly string[]): Promise<Record<string, unknown>> {
+export async function claimsOf(
+  db: Db,
+  apiId: string,
+  person: Pick<Person, 'id' | 'name' | 'picture' | 'updated_at' | 'email' | 'email_verified'>,
+  scopes: readonly string[],
+): Promise<Record<string, unknown>> {
   const claims: Record<string, unknown> = {};
   if (scopes.includes('profile')) {
     claims.name = person.name;

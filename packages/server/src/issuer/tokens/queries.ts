@@ -62,21 +62,31 @@ export async function insertCode(db: Executor, row: Insertable<AuthorizationCode
   await db.insertInto('authorization_codes').values(row).execute();
 }
 
+// What the token endpoint needs of a grant and its person, read in the statement that spends the
+// code or refresh token: one round trip instead of three.
+const GRANT_AND_PERSON = [
+  'g.id as grant_id', 'g.client_id', 'g.person_id', 'g.session_id', 'g.scopes', 'g.resource', 'g.offline', 'g.auth_time', 'g.amr', 'g.revoked_at',
+  'p.status as person_status', 'p.email', 'p.email_verified', 'p.name', 'p.picture', 'p.updated_at as person_updated_at',
+] as const;
+
 /**
- * Marks a code used and answers it with its grant; undefined when unknown or already used. One
- * statement, atomic on its own: of two concurrent takes, the second waits for the first's row lock,
- * re-checks `used_at is null` and finds nothing, so no transaction (and no BEGIN/COMMIT) is needed.
+ * Marks a code used and answers it with its grant and person; undefined when unknown, already
+ * used, or issued to another client (whose try leaves it usable). One statement, atomic on its
+ * own: of two concurrent takes, the second waits for the first's row lock, re-checks
+ * `used_at is null` and finds nothing, so no transaction (and no BEGIN/COMMIT) is needed.
  */
 export function takeCode(db: Executor, apiId: string, codeHash: string, clientId: string, now: Date) {
   return db
-    .updateTable('authorization_codes')
+    .updateTable('authorization_codes as c')
+    .from(['token_grants as g', 'people as p'])
     .set({ used_at: now })
-    .where('api_id', '=', apiId)
-    .where('code_hash', '=', codeHash)
-    .where('used_at', 'is', null)
-    // Only the client it was issued to spends a code: another client's try leaves it usable.
-    .where('grant_id', 'in', (eb) => eb.selectFrom('token_grants').select('id').where('api_id', '=', apiId).where('client_id', '=', clientId))
-    .returningAll()
+    .whereRef('g.id', '=', 'c.grant_id')
+    .whereRef('p.id', '=', 'g.person_id')
+    .where('c.api_id', '=', apiId)
+    .where('c.code_hash', '=', codeHash)
+    .where('c.used_at', 'is', null)
+    .where('g.client_id', '=', clientId)
+    .returning(['c.expires_at', 'c.redirect_uri', 'c.code_challenge', 'c.nonce', ...GRANT_AND_PERSON])
     .executeTakeFirst();
 }
 
@@ -96,18 +106,24 @@ export async function insertRefreshToken(db: Executor, row: Insertable<RefreshTo
   await db.insertInto('refresh_tokens').values(row).execute();
 }
 
-/** Marks a refresh token used (it rotates on every use); undefined when unknown or already used. One atomic statement, as takeCode. */
+/** Marks a refresh token used (it rotates on every use) and answers it with its grant and person, as takeCode does. */
 export function takeRefreshToken(db: Executor, apiId: string, tokenHash: string, clientId: string, now: Date) {
   return db
-    .updateTable('refresh_tokens')
+    .updateTable('refresh_tokens as r')
+    .from(['token_grants as g', 'people as p'])
     .set({ used_at: now })
-    .where('api_id', '=', apiId)
-    .where('token_hash', '=', tokenHash)
-    .where('used_at', 'is', null)
-    .where('grant_id', 'in', (eb) => eb.selectFrom('token_grants').select('id').where('api_id', '=', apiId).where('client_id', '=', clientId))
-    .returningAll()
+    .whereRef('g.id', '=', 'r.grant_id')
+    .whereRef('p.id', '=', 'g.person_id')
+    .where('r.api_id', '=', apiId)
+    .where('r.token_hash', '=', tokenHash)
+    .where('r.used_at', 'is', null)
+    .where('g.client_id', '=', clientId)
+    .returning(['r.expires_at', ...GRANT_AND_PERSON])
     .executeTakeFirst();
 }
+
+/** A grant and its person as the spending statements answer them. */
+export type TakenGrant = Omit<NonNullable<Awaited<ReturnType<typeof takeRefreshToken>>>, 'expires_at'>;
 
 export function findRefreshToken(db: Executor, apiId: string, tokenHash: string) {
   return db.selectFrom('refresh_tokens').selectAll().where('api_id', '=', apiId).where('token_hash', '=', tokenHash).executeTakeFirst();

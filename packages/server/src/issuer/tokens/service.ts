@@ -6,7 +6,6 @@ import type { Db } from '../../platform/db/database.js';
 import { newId, randomBase62 } from '../../platform/ids.js';
 import type { SigningKeys } from '../keys/signing-keys.js';
 import { claimsOf } from '../people/claims.js';
-import { findPerson } from '../people/queries.js';
 import type { Tenant } from '../tenant.js';
 import { OAuthError } from '../protocol/oauth-error.js';
 import type { AuthorizationRequest } from './authorization-request.js';
@@ -26,11 +25,9 @@ export interface TokenResponse {
   id_token?: string;
 }
 
-type GrantRow = NonNullable<Awaited<ReturnType<typeof q.findGrant>>>;
-
-function factsOf(grant: GrantRow): GrantFacts {
+function factsOf(grant: q.TakenGrant): GrantFacts {
   return {
-    id: grant.id,
+    id: grant.grant_id,
     clientId: grant.client_id,
     personId: grant.person_id,
     sessionId: grant.session_id,
@@ -111,13 +108,11 @@ export class TokenService {
       throw new OAuthError('invalid_grant', 'Unknown code');
     }
     if (taken.expires_at <= now) throw new OAuthError('invalid_grant', 'The code has expired');
-    const grant = await q.findGrant(this.db, tenant.api.id, taken.grant_id);
-    if (!grant || grant.revoked_at) throw new OAuthError('invalid_grant', 'The grant was revoked');
-    if (grant.client_id !== app.id) throw new OAuthError('invalid_grant', 'The code was issued to another client');
+    if (taken.revoked_at) throw new OAuthError('invalid_grant', 'The grant was revoked');
     if (taken.redirect_uri !== input.redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri differs from the authorization request');
     if (!pkceMatches(input.codeVerifier, taken.code_challenge)) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
-    if (input.resource !== null && input.resource !== grant.resource) throw new OAuthError('invalid_target', 'resource differs from the one signed in for');
-    return this.#tokens(tenant, app, grant, grant.scopes, taken.nonce, true);
+    if (input.resource !== null && input.resource !== taken.resource) throw new OAuthError('invalid_target', 'resource differs from the one signed in for');
+    return this.#tokens(tenant, app, taken, taken.scopes, taken.nonce, true);
   }
 
   /** grant_type=refresh_token: a new refresh token on every use; presenting a used one ends the chain. */
@@ -147,12 +142,10 @@ export class TokenService {
       }
       throw new OAuthError('invalid_grant', 'Unknown refresh token');
     }
-    const grant = await q.findGrant(this.db, tenant.api.id, taken.grant_id);
-    if (!grant || grant.revoked_at) throw new OAuthError('invalid_grant', 'The refresh token was revoked');
-    if (grant.client_id !== app.id) throw new OAuthError('invalid_grant', 'The refresh token was issued to another client');
+    if (taken.revoked_at) throw new OAuthError('invalid_grant', 'The refresh token was revoked');
     if (taken.expires_at <= now) throw new OAuthError('invalid_grant', 'The refresh token has expired');
-    if (input.resource !== null && input.resource !== grant.resource) throw new OAuthError('invalid_target', 'resource differs from the one signed in for');
-    return this.#tokens(tenant, app, grant, narrowedScopes(grant.scopes, input.scope), null, false);
+    if (input.resource !== null && input.resource !== taken.resource) throw new OAuthError('invalid_target', 'resource differs from the one signed in for');
+    return this.#tokens(tenant, app, taken, narrowedScopes(taken.scopes, input.scope), null, false);
   }
 
   /** RFC 7009 as spec 4.3 narrows it: an app's own refresh token ends its chain; anything else changes nothing. */
@@ -164,10 +157,9 @@ export class TokenService {
     if (grant && grant.client_id === appId) await q.revokeGrant(this.db, tenant.api.id, grant.id, this.clock.now());
   }
 
-  async #tokens(tenant: Tenant, app: { refresh_tokens: boolean }, grant: GrantRow, scopes: string[], nonce: string | null, first: boolean): Promise<TokenResponse> {
+  async #tokens(tenant: Tenant, app: { refresh_tokens: boolean }, grant: q.TakenGrant, scopes: string[], nonce: string | null, first: boolean): Promise<TokenResponse> {
     const now = this.clock.now();
-    const person = await findPerson(this.db, tenant.api.id, grant.person_id);
-    if (!person || person.status !== 'active') throw new OAuthError('invalid_grant', 'The account is suspended');
+    if (grant.person_status !== 'active') throw new OAuthError('invalid_grant', 'The account is suspended');
     if (!first && !grant.offline) throw new OAuthError('invalid_grant', 'The grant has no offline access');
     const ttl = tenant.settings.access_token_ttl_s;
     const signer = await this.keys.signer(tenant.api.id, ttl);
@@ -179,13 +171,14 @@ export class TokenService {
       await q.insertRefreshToken(this.db, {
         token_hash: sha256Hex(refreshToken),
         api_id: tenant.api.id,
-        grant_id: grant.id,
+        grant_id: grant.grant_id,
         created_at: now,
         expires_at: addMs(now, tenant.settings.refresh_token_ttl_s * SECOND),
       });
       response.refresh_token = refreshToken;
     }
     if (scopes.includes('openid')) {
+      const person = { id: grant.person_id, name: grant.name, picture: grant.picture, updated_at: grant.person_updated_at, email: grant.email, email_verified: grant.email_verified };
       const claims = await claimsOf(this.db, tenant.api.id, person, scopes);
       response.id_token = await mintIdToken(signer, tenant.issuer, facts, accessToken, claims, nonce, now, ttl);
     }
