@@ -97,16 +97,8 @@ export class TokenService {
     const now = this.clock.now();
     const codeHash = sha256Hex(input.code);
     const taken = await q.takeCode(this.db, tenant.api.id, codeHash, app.id, now);
-    if (!taken) {
-      const used = await q.findCode(this.db, tenant.api.id, codeHash);
-      if (used && used.used_at === null) throw new OAuthError('invalid_grant', 'The code was issued to another client');
-      if (used) {
-        // OAuth 2.1 4.1.3: a code used twice means it leaked; what it issued is revoked.
-        await q.revokeGrant(this.db, tenant.api.id, used.grant_id, now);
-        throw new OAuthError('invalid_grant', 'The code was already used');
-      }
-      throw new OAuthError('invalid_grant', 'Unknown code');
-    }
+    // OAuth 2.1 4.1.3: a code used twice means it leaked; what it issued is revoked.
+    if (!taken) return this.#refuseUnspent(tenant, 'code', await q.findCode(this.db, tenant.api.id, codeHash), now);
     if (taken.expires_at <= now) throw new OAuthError('invalid_grant', 'The code has expired');
     if (taken.revoked_at) throw new OAuthError('invalid_grant', 'The grant was revoked');
     if (taken.redirect_uri !== input.redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri differs from the authorization request');
@@ -132,16 +124,8 @@ export class TokenService {
       }
     }
     const taken = await q.takeRefreshToken(this.db, tenant.api.id, tokenHash, app.id, now);
-    if (!taken) {
-      const used = await q.findRefreshToken(this.db, tenant.api.id, tokenHash);
-      if (used && used.used_at === null) throw new OAuthError('invalid_grant', 'The refresh token was issued to another client');
-      if (used) {
-        // OAuth 2.1 4.3.1 and RFC 9700 4.14.2: reuse of a rotated token ends the whole chain.
-        await q.revokeGrant(this.db, tenant.api.id, used.grant_id, now);
-        throw new OAuthError('invalid_grant', 'The refresh token was already used');
-      }
-      throw new OAuthError('invalid_grant', 'Unknown refresh token');
-    }
+    // OAuth 2.1 4.3.1 and RFC 9700 4.14.2: reuse of a rotated token ends the whole chain.
+    if (!taken) return this.#refuseUnspent(tenant, 'refresh token', await q.findRefreshToken(this.db, tenant.api.id, tokenHash), now);
     if (taken.revoked_at) throw new OAuthError('invalid_grant', 'The refresh token was revoked');
     if (taken.expires_at <= now) throw new OAuthError('invalid_grant', 'The refresh token has expired');
     if (input.resource !== null && input.resource !== taken.resource) throw new OAuthError('invalid_target', 'resource differs from the one signed in for');
@@ -155,6 +139,17 @@ export class TokenService {
     if (!row) return;
     const grant = await q.findGrant(this.db, tenant.api.id, row.grant_id);
     if (grant && grant.client_id === appId) await q.revokeGrant(this.db, tenant.api.id, grant.id, this.clock.now());
+  }
+
+  /**
+   * Why a code or refresh token could not be spent: unknown, another client's (left usable), or
+   * already used: a replay, which revokes the grant it belongs to.
+   */
+  async #refuseUnspent(tenant: Tenant, what: 'code' | 'refresh token', row: { used_at: Date | null; grant_id: string } | undefined, now: Date): Promise<never> {
+    if (!row) throw new OAuthError('invalid_grant', `Unknown ${what}`);
+    if (row.used_at === null) throw new OAuthError('invalid_grant', `The ${what} was issued to another client`);
+    await q.revokeGrant(this.db, tenant.api.id, row.grant_id, now);
+    throw new OAuthError('invalid_grant', `The ${what} was already used`);
   }
 
   async #tokens(tenant: Tenant, app: { refresh_tokens: boolean }, grant: q.TakenGrant, scopes: string[], nonce: string | null, first: boolean): Promise<TokenResponse> {
