@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import * as oauth from 'oauth4webapi';
 import { rememberConsent, signedInPerson, startIssuer, tenantFetch, type IssuerFixture } from '../support/issuer.js';
+import { expectPage, expectRedirect, followLink, freshEmail, signUpWithCode } from '../support/pages.js';
+import { TenantBrowser } from '../support/tenant-client.js';
 
 let f: IssuerFixture;
 let as: oauth.AuthorizationServer;
@@ -18,11 +20,15 @@ after(() => f.t.close());
 
 const options = { [oauth.customFetch]: (url: string, init: RequestInit) => tenantFetch(url, init), [oauth.allowInsecureRequests]: true } as const;
 
-async function codeFlow(scope: string) {
+/**
+ * The code flow of the web app. With `throughPages` a new person signs up on the real pages and
+ * consents; otherwise a person with a session and remembered consent is answered at once.
+ */
+async function codeFlow(scope: string, throughPages = false) {
   const web: oauth.Client = { client_id: f.web.clientId };
   const auth = oauth.ClientSecretBasic(f.web.secret);
-  const { person, cookie } = await signedInPerson(f);
-  await rememberConsent(f, person.id, f.web.clientId, f.server.resource, scope.split(' '));
+  const signedIn = throughPages ? null : await signedInPerson(f);
+  if (signedIn) await rememberConsent(f, signedIn.person.id, f.web.clientId, f.server.resource, scope.split(' '));
   const verifier = oauth.generateRandomCodeVerifier();
   const nonce = oauth.generateRandomNonce();
   const par = await oauth.processPushedAuthorizationResponse(as, web, await oauth.pushedAuthorizationRequest(as, web, auth, {
@@ -33,15 +39,26 @@ async function codeFlow(scope: string) {
   const authorizeUrl = new URL(as.authorization_endpoint!);
   authorizeUrl.searchParams.set('client_id', f.web.clientId);
   authorizeUrl.searchParams.set('request_uri', par.request_uri);
-  const answer = await tenantFetch(authorizeUrl, { headers: { cookie } });
-  const callback = oauth.validateAuthResponse(as, web, new URL(answer.headers.get('location')!), oauth.expectNoState);
+  let redirect: URL;
+  if (signedIn) {
+    redirect = new URL((await tenantFetch(authorizeUrl, { headers: { cookie: signedIn.cookie } })).headers.get('location')!);
+  } else {
+    const browser = new TenantBrowser(f.issuer);
+    const signup = expectPage(await followLink(browser, expectPage(await browser.get(authorizeUrl.href), /^Sign in$/), 'to-signup'), /Create your account/);
+    const consent = expectPage(await signUpWithCode(f, browser, signup, freshEmail('webapi')), /wants to access/);
+    const answer = expectRedirect(await browser.submit(consent, 'consent-allow'), f.web.redirectUri);
+    redirect = new URL(f.web.redirectUri);
+    redirect.search = answer.toString();
+  }
+  const callback = oauth.validateAuthResponse(as, web, redirect, oauth.expectNoState);
   const response = await oauth.authorizationCodeGrantRequest(as, web, auth, callback, f.web.redirectUri, verifier, options);
   const tokens = await oauth.processAuthorizationCodeResponse(as, web, response, { expectedNonce: nonce, requireIdToken: true });
-  return { person, tokens, web, auth };
+  const sub = oauth.getValidatedIdTokenClaims(tokens)!.sub;
+  return { person: signedIn?.person ?? { id: sub, email: oauth.getValidatedIdTokenClaims(tokens)!.email as string }, tokens, web, auth };
 }
 
-test('oauth4webapi: PAR, code exchange with ID token checks, userinfo, refresh, revocation', async () => {
-  const { person, tokens, web, auth } = await codeFlow('openid email offline_access read:weather');
+test('oauth4webapi through the real pages: PAR, sign-up, consent, code exchange with ID token checks, userinfo, refresh, revocation', async () => {
+  const { person, tokens, web, auth } = await codeFlow('openid email offline_access', true);
   assert.equal(oauth.getValidatedIdTokenClaims(tokens)!.sub, person.id);
   const info = await oauth.processUserInfoResponse(as, web, person.id, await oauth.userInfoRequest(as, web, tokens.access_token, options));
   assert.equal(info.email, person.email);
