@@ -199,6 +199,9 @@ export class UsageService {
       return Number(n);
     };
     const postings: UsagePosting[] = [...perCustomerDay.values()].map((v) => ({ customerId: v.customerId, day: v.day, requests: v.requests, chargeMicro: toSafe(v.charge) }));
+    // The API row before any customer, as a change of the API's terms takes them (API, then its
+    // customers in id order); only the first report of an API changes the row at all.
+    await this.apis.markFirstUsage(trx, apiId, now);
     // Customers are locked in id order first: concurrent reports never deadlock on each other.
     await this.ledger.lockCustomers(trx, apiId, [...new Set(postings.map((p) => p.customerId))].sort());
     await this.ledger.postUsage(trx, apiId, postings, postings.map(() => newId('led')), now);
@@ -210,6 +213,5 @@ export class UsageService {
     const days = [...perDay.values()].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
     await q.addApiDays(trx, apiId, days.map((v) => ({ ...v, charged: toSafe(v.chargeBig) })));
     await q.touchKeys(trx, apiId, [...new Set(accepted.map((p) => p.item.apiKeyId))], now, addMs(now, -MINUTE));
-    await this.apis.markFirstUsage(trx, apiId, now);
   }
 }

@@ -196,3 +196,18 @@ test('usage concurrency: concurrent reports of different customers covering the 
   const stats = await apiStats(api);
   assert.equal(stats.daily.reduce((n: number, d: any) => n + d.requests, 0), sent.length);
 });
+
+test('usage concurrency: a change of the API\'s price while reports of many customers are applied never fails (one lock order: API, then customers by id)', async () => {
+  const { api, payers } = await tenant('Repriced While Busy API', 12);
+  const hour = hourStamp(t.clock.now());
+  for (let round = 0; round < 4; round++) {
+    // Each report names its customers in a shuffled order; the price changes in the middle of them.
+    const reports = Array.from({ length: 12 }, (_, r) => payers.map((_, j) => item(payers[(j * 7 + r) % payers.length]!, 200, 1, hour)));
+    const reporting = reports.map((items) => sdkRequest(t, api.secret, 'POST', '/sdk/v1/usage', { items }));
+    const repricing = [0, 1, 2].map((k) => api.owner.client.patch(`/apis/${api.apiId}`, { price_per_request_micro: PRICE + ((round * 3 + k) % 2) }));
+    const answers = await Promise.all(reporting);
+    const changes = await Promise.all(repricing);
+    assert.deepEqual(answers.map((a) => a.status), Array(12).fill(200), answers.find((a) => a.status !== 200)?.text);
+    assert.deepEqual(changes.map((c) => c.status), [200, 200, 200], changes.find((c) => c.status !== 200)?.text);
+  }
+});

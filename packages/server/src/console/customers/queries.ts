@@ -101,7 +101,11 @@ export function customersForPolicies(trx: Trx, apiId: string, customerIds: strin
       'u.billing_model as policy_billing_model',
       'u.billable_status_codes as policy_billable_status_codes',
     ])
-    .where('c.api_id', '=', apiId);
+    .where('c.api_id', '=', apiId)
+    // Locked in id order, as usage ingestion locks them: a change of terms during a report then
+    // waits for it instead of deadlocking (PostgreSQL answered 500 to one of the two).
+    .orderBy('c.id')
+    .forUpdate('c');
   if (customerIds) query = query.where('c.id', 'in', customerIds.length ? customerIds : ['']);
   return query.execute();
 }
