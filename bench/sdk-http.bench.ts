@@ -7,8 +7,9 @@
 // shows what the journal costs. The three run side by side and are measured in turn, a few seconds
 // each, over many rounds; each round's ratio compares with the bare server of the same moment, and
 // the medians are reported. Every request carries one of the 2,000 keys of the fake Gatehouse's
-// snapshot, in turn, so no two requests in a row share a usage bucket (each 2 ms group commit
-// journals one record per request's bucket; they merge only across the delivery interval). The fake
+// snapshot, in turn, so no two requests in a row share a usage bucket (each group commit, every
+// commitIntervalMs, journals one record per request's bucket; they merge only across the delivery
+// interval). BENCH_COMMIT_MS sets commitIntervalMs in the servers, to compare intervals. The fake
 // Gatehouse answers usage reports inside the server process: its own small share of CPU counts
 // against the SDK. Latency is taken per response (autocannon's histogram keeps whole milliseconds
 // only); the server's CPU time per request is read from its process, and unlike requests per second

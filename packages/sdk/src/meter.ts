@@ -7,7 +7,7 @@ import { prometheusText, type MeterMetrics } from './metrics.js';
 import { resolveOptions, type MeterOptions, type ResolvedOptions } from './options.js';
 import { gcraCheck } from './rate-limiter.js';
 import { SharedLimits } from './redis-limits.js';
-import { MeterState, toView, type CustomerView, type KeyEntry } from './state.js';
+import { MeterState, toView, type CustomerLocal, type CustomerView, type KeyEntry } from './state.js';
 import { DeadLetters, replayDeadLetters } from './usage/dead-letters.js';
 import { Journal } from './usage/journal.js';
 import { Recorder, type Bucket } from './usage/recorder.js';
@@ -27,6 +27,8 @@ const RETRY_5: Record<string, string> = { 'retry-after': '5' };
 const NO_SETTLEMENT = () => undefined;
 /** A key of spec 4.4 starts with its prefix and an underscore; only those carry a checksum. */
 const PREFIXED_KEY = /^[a-z][a-z0-9]{1,9}_/;
+/** How many keys found in the snapshot are remembered by their raw value (see `#seen`). */
+const SEEN_KEYS_MAX = 10_000;
 
 /**
  * Meters an API: decides every request locally from a snapshot of customers and keys, and reports
@@ -42,6 +44,14 @@ export class Meter {
   readonly #deadLetters: DeadLetters;
   readonly #lookups: KeyLookups;
   readonly #admissions: Record<string, number> = {};
+  /**
+   * Keys already found in the snapshot, by the raw key the customer sent: a repeat skips the
+   * SHA-256. Only keys in `#seenFor` (the snapshot's keys map) are held, and the whole cache is
+   * dropped as soon as that map is replaced, so a key revoked by a new snapshot is never admitted
+   * from here. Bounded; unknown keys are never held. See docs/decisions.md (The SDK).
+   */
+  readonly #seen = new Map<string, KeyEntry>();
+  #seenFor: Map<string, KeyEntry> | null = null;
   #syncing: Promise<void> | null = null;
   #etag: string | null = null;
   #authorizationInvalid = false;
@@ -93,9 +103,9 @@ export class Meter {
         },
         // Released here, held again by the adopter: it delivers and acknowledges those buckets.
         onHandedOver: () => this.#hold(this.#recorder.handOver(), -1),
-      });
+      }, this.options.commitIntervalMs);
     }
-    return journalDir ? new Journal(journalDir, this.#recorder, onError) : new MemoryStore(this.#recorder);
+    return journalDir ? new Journal(journalDir, this.#recorder, onError, this.options.commitIntervalMs) : new MemoryStore(this.#recorder);
   }
 
   /** Credit held locally by recorded usage not yet acknowledged, per customer. */
@@ -170,8 +180,19 @@ export class Meter {
     const key = input.key;
     if (!key) return this.#deny(401, 'missing_key', null);
     if (!this.state.loaded) return this.#admitOnceLoaded(key);
-    const hash = keyHash(key);
-    const entry = this.state.keys.get(hash);
+    const keys = this.state.keys;
+    if (this.#seenFor !== keys) {
+      // A new snapshot (or the first): what was remembered may have been revoked since.
+      this.#seen.clear();
+      this.#seenFor = keys;
+    }
+    let entry = this.#seen.get(key);
+    let hash = '';
+    if (entry === undefined) {
+      hash = keyHash(key);
+      entry = keys.get(hash);
+      if (entry !== undefined) this.#remember(key, entry);
+    }
     // Keys of spec 4.4 carry a checksum: a mistyped key is refused without asking anyone. Keys in
     // the snapshot are Gatehouse's own, so only the others need the check.
     if (entry === undefined && PREFIXED_KEY.test(key) && !isWellFormedApiKey(key)) return this.#deny(401, 'invalid_key', null);
@@ -184,6 +205,12 @@ export class Meter {
     if (entry !== undefined) return this.#admitKey(entry, now);
     if (this.#lookups.knownUnknown(hash, now)) return this.#deny(401, 'invalid_key', null);
     return this.#admitUnknown(hash, now);
+  }
+
+  /** Remembers a key found in the snapshot; past the bound the oldest goes first. */
+  #remember(key: string, entry: KeyEntry) {
+    if (this.#seen.size >= SEEN_KEYS_MAX) this.#seen.delete(this.#seen.keys().next().value as string);
+    this.#seen.set(key, entry);
   }
 
   /** A request that came before the first snapshot: it waits for the start, then is decided. */
@@ -266,9 +293,10 @@ export class Meter {
       if (outcome.reason === 'insufficient_credit') return this.#deny(402, 'insufficient_credit', customer.id);
       return this.#deny(429, outcome.reason, customer.id, { 'retry-after': secondsUntil(this.state.periodEnd - now) });
     }
-    this.state.localOf(customer.id).inflightMicro += hold;
+    const local = this.state.localOf(customer.id);
+    local.inflightMicro += hold;
     this.#decide('admitted', 200, customer.id);
-    return this.#admitted(customer, entry, now, hold, (charge) => {
+    return this.#admitted(customer, local, entry, now, hold, (charge) => {
       // A hold that will not be charged ends now; a charged one ends when Gatehouse acknowledges it.
       if (hold > charge) void shared.release(customer.id, hold - charge).catch(this.options.onError);
     });
@@ -299,12 +327,11 @@ export class Meter {
     platform.count += 1;
     local.inflightMicro += hold;
     this.#decide('admitted', 200, customer.id);
-    return this.#admitted(customer, entry, now, hold, NO_SETTLEMENT);
+    return this.#admitted(customer, local, entry, now, hold, NO_SETTLEMENT);
   }
 
   /** The admitted answer: `finish` records the final status (once) and settles the request's hold. */
-  #admitted(customer: CustomerView, entry: KeyEntry, now: number, hold: number, settle: (charge: number) => void): Admission {
-    const local = this.state.localOf(customer.id);
+  #admitted(customer: CustomerView, local: CustomerLocal, entry: KeyEntry, now: number, hold: number, settle: (charge: number) => void): Admission {
     let finished = false;
     return {
       ok: true,
@@ -372,6 +399,7 @@ export class Meter {
   async close(): Promise<void> {
     this.#closed = true;
     this.#timers.forEach(clearInterval);
+    this.#seen.clear();
     await this.ready.catch(() => undefined);
     await this.flush().catch((error: Error) => this.options.onError(error));
     await this.#store.close().catch((error: Error) => this.options.onError(error));

@@ -31,6 +31,12 @@ export interface MeterOptions {
    * @default '.gatehouse'
    */
   journalDir?: string | null;
+  /**
+   * How long a group commit gathers finished requests before making them durable together (one
+   * write and one fsync of the journal, or one Redis round trip). A crash can lose the usage of
+   * requests finished within this window (README, "The journal"). @default 10
+   */
+  commitIntervalMs?: number;
   /** How long an unknown key is remembered as unknown. @default 30_000 */
   negativeCacheTtlMs?: number;
   /** How many unknown keys are remembered at most. @default 10_000 */
@@ -95,6 +101,7 @@ export function resolveOptions(options: MeterOptions): ResolvedOptions {
     maxStaleMs,
     failOpen: options.failOpen ?? false,
     journalDir: options.journalDir === undefined ? '.gatehouse' : options.journalDir,
+    commitIntervalMs: positive('commitIntervalMs', options.commitIntervalMs ?? 10),
     negativeCacheTtlMs: positive('negativeCacheTtlMs', options.negativeCacheTtlMs ?? 30_000),
     negativeCacheSize: positive('negativeCacheSize', options.negativeCacheSize ?? 10_000),
     maxConcurrentLookups: positive('maxConcurrentLookups', options.maxConcurrentLookups ?? 16),

@@ -41,4 +41,11 @@ test('admits a known key, reports its usage, and Gatehouse charges exactly the p
   const missing = await meter.admit({ key: undefined });
   assert.deepEqual(missing.ok ? null : [missing.status, missing.reason], [401, 'missing_key']);
   assert.equal(meter.metrics().admissions.admitted, 2);
+  // The key was admitted twice (remembered by its raw value after the first); revoked, it is
+  // refused as soon as a snapshot without it is applied.
+  const revoked = await api.owner.client.delete(`/apis/${api.apiId}/customers/${customer.id}/keys/${key.id}`);
+  assert.ok(revoked.status < 300, revoked.text);
+  await meter.sync();
+  const afterRevocation = await meter.admit({ key: key.key });
+  assert.deepEqual(afterRevocation.ok ? null : [afterRevocation.status, afterRevocation.reason], [401, 'invalid_key']);
 });

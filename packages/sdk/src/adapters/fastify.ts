@@ -59,7 +59,8 @@ export function gatehousePlugin(meter: Meter) {
     app.decorateRequest('gatehouse', null);
     // Callback hooks, not async ones: a decision that needs no waiting costs no promise.
     const onRequest: OnRequest = (request, reply, done) => {
-      const decision = meter.admitNow({ key: headerValue(request.headers[meter.options.keyHeader]), clientAddress: request.ip });
+      // Without clientAddress: the meter does not use it, and request.ip runs proxy-addr under trustProxy.
+      const decision = meter.admitNow({ key: headerValue(request.headers[meter.options.keyHeader]) });
       if (decision instanceof Promise) decision.then((d) => decided(d, request, reply, done), done);
       else decided(decision, request, reply, done);
     };

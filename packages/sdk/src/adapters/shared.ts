@@ -42,7 +42,11 @@ export function finishOnHead(res: ServerResponse, admitted: Admitted): void {
   res.on('close', finishOnClose);
 }
 
-/** The meter's decision for a node request: as it is when ready, a promise when it must wait. */
+/**
+ * The meter's decision for a node request: as it is when ready, a promise when it must wait. The
+ * client's address is not passed: the meter does not use it, and reading it costs a getter call
+ * on every request.
+ */
 export function admitNode(meter: Meter, req: IncomingMessage): Admission | Promise<Admission> {
-  return meter.admitNow({ key: headerValue(req.headers[meter.options.keyHeader]), clientAddress: req.socket.remoteAddress ?? '' });
+  return meter.admitNow({ key: headerValue(req.headers[meter.options.keyHeader]) });
 }

@@ -79,7 +79,7 @@ export class Journal implements UsageStore {
     dir: string,
     private readonly recorder: Recorder,
     private readonly onError: (error: Error) => void,
-    private readonly commitIntervalMs = 2,
+    private readonly commitIntervalMs = 10,
   ) {
     this.path = join(dir, 'usage-journal.jsonl');
   }

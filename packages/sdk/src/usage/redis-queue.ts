@@ -77,7 +77,7 @@ export class RedisUsageQueue implements UsageStore {
   #acked: string[] = [];
   #closed = false;
 
-  constructor(redis: RedisLike, private readonly recorder: Recorder, private readonly options: RedisQueueOptions, private readonly commitIntervalMs = 2) {
+  constructor(redis: RedisLike, private readonly recorder: Recorder, private readonly options: RedisQueueOptions, private readonly commitIntervalMs = 10) {
     this.#redis = redis as RedisLike & QueueCommands;
     redis.defineCommand('ghQueueCommit', { numberOfKeys: 3, lua: COMMIT });
     redis.defineCommand('ghQueueAdopt', { numberOfKeys: 4, lua: ADOPT });
