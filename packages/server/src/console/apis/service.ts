@@ -16,14 +16,9 @@ import * as q from './queries.js';
 import { newSdkSecret } from './sdk-secret.js';
 import { prefixFromSlug, slugCandidate, slugFromName, slugProblem, slugReasons } from './slug.js';
 import type { ApisTable } from './tables.js';
+import { isUniqueViolation } from '../../platform/db/errors.js';
 
 export type ApiRow = Awaited<ReturnType<typeof q.findApi>> & {};
-
-/** PostgreSQL's unique_violation (SQLSTATE 23505) on the named constraint. */
-function isUniqueViolation(error: unknown, constraint: string): boolean {
-  const details = error as { code?: unknown; constraint?: unknown } | null;
-  return details?.code === '23505' && details.constraint === constraint;
-}
 
 /** Counts shown in API summaries, read from the customers and usage capabilities. */
 export type SummaryCounts = (apiIds: string[]) => Promise<Map<string, { customers: number; monthRequests: number }>>;

@@ -14,6 +14,7 @@ import * as mails from './mails.js';
 import * as q from './queries.js';
 import type { CodePurpose } from './tables.js';
 import { issueRecoveryCodes, newTotpSecret, spendSecondFactor, verifyTotp } from './two-factor.js';
+import { isUniqueViolation } from '../../platform/db/errors.js';
 
 export interface StartedSession {
   token: string;
@@ -25,12 +26,6 @@ export interface StartedSession {
 export type LoginOutcome =
   | { twoFactorRequired: true; challenge: string }
   | ({ twoFactorRequired: false } & StartedSession);
-
-/** PostgreSQL's unique_violation (SQLSTATE 23505) on the named constraint. */
-function isUniqueViolation(error: unknown, constraint: string): boolean {
-  const details = error as { code?: unknown; constraint?: unknown } | null;
-  return details?.code === '23505' && details.constraint === constraint;
-}
 
 /** A failed rate-limit check, carried to the route so it can answer 429 with Retry-After. */
 export class RateLimited {

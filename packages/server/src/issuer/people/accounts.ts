@@ -5,7 +5,7 @@ import type { Db, Trx } from '../../platform/db/database.js';
 import { newId, sixDigitCode } from '../../platform/ids.js';
 import type { MailOutbox } from '../../platform/mail/outbox.js';
 import type { RateLimitRule, RateLimits } from '../../platform/rate-limit.js';
-import { isUniqueViolation } from '../registry/common.js';
+import { isUniqueViolation } from '../../platform/db/errors.js';
 import * as aq from './accounts-queries.js';
 import { PERSON_CODE_MAX_ATTEMPTS, PERSON_CODE_TTL_MS, personRateRules as rules } from './limits.js';
 import * as mails from './mails.js';

@@ -6,7 +6,7 @@ import type { TokenBuckets } from '../../platform/token-bucket.js';
 import type { SigningKeys } from '../keys/signing-keys.js';
 import type { Tenant } from '../tenant.js';
 import { activeAccessToken, audienceList } from '../tokens/access-token.js';
-import { findRefreshToken, grantState } from '../tokens/queries.js';
+import { refreshTokenState } from '../tokens/queries.js';
 import { authenticateIntrospector, presentedCredentials, type AuthenticatedClient } from './client-auth.js';
 import { networkOf } from './network.js';
 import { OAuthError } from './oauth-error.js';
@@ -25,11 +25,9 @@ export function introspectRoutes(deps: { db: Db; clock: Clock; keys: SigningKeys
   async function judgeRefreshToken(tenant: Tenant, caller: AuthenticatedClient, token: string) {
     // Only a web app sees its own refresh tokens; a server never does.
     if (caller.kind !== 'app') return INACTIVE;
-    const row = await findRefreshToken(deps.db, tenant.api.id, sha256Hex(token));
-    const now = deps.clock.now();
-    if (!row || row.used_at || row.expires_at <= now) return INACTIVE;
-    const state = await grantState(deps.db, tenant.api.id, row.grant_id);
-    if (!state || state.revoked_at || state.person_status !== 'active' || state.client_id !== caller.app.id || tenant.api.status !== 'active') return INACTIVE;
+    const state = await refreshTokenState(deps.db, tenant.api.id, sha256Hex(token));
+    if (!state || state.token_used_at || state.token_expires_at <= deps.clock.now()) return INACTIVE;
+    if (state.revoked_at || state.person_status !== 'active' || state.client_id !== caller.app.id || tenant.api.status !== 'active') return INACTIVE;
     return {
       active: true,
       token_use: 'refresh_token',
@@ -37,8 +35,8 @@ export function introspectRoutes(deps: { db: Db; clock: Clock; keys: SigningKeys
       sub: state.person_id,
       scope: state.scopes.join(' '),
       iss: tenant.issuer,
-      iat: seconds(row.created_at),
-      exp: seconds(row.expires_at),
+      iat: seconds(state.token_created_at),
+      exp: seconds(state.token_expires_at),
     };
   }
 

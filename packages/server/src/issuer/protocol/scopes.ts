@@ -6,6 +6,8 @@ export const STANDARD_SCOPES = ['openid', 'profile', 'email', 'offline_access', 
 const DROPPED_SCOPES = new Set(['phone', 'address']);
 /** The reserved scope of the account API for end-user keys (spec 4.5): web apps only, never with a resource. */
 export const API_KEYS_SCOPE = 'platform:api_keys';
+/** Names no permission may take: every scope the protocol gives a meaning of its own. */
+export const RESERVED_SCOPES: ReadonlySet<string> = new Set([...STANDARD_SCOPES, ...DROPPED_SCOPES, API_KEYS_SCOPE]);
 
 export interface ScopeContext {
   appKind: 'web' | 'spa' | 'native';

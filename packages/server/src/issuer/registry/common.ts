@@ -28,12 +28,6 @@ export function clientIdStart(clientId: string): string {
   return `${clientId.slice(0, 8)}…`;
 }
 
-/** PostgreSQL's unique_violation (SQLSTATE 23505) on the named constraint. */
-export function isUniqueViolation(error: unknown, constraint: string): boolean {
-  const details = error as { code?: unknown; constraint?: unknown } | null;
-  return details?.code === '23505' && details.constraint === constraint;
-}
-
 /** Writes the audit event of one registry change; details hold ids and settings, never a secret. */
 export function recordChange(
   deps: RegistryDeps,

@@ -1,10 +1,11 @@
 import type { Selectable } from 'kysely';
+import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { ApiRow } from '../../console/apis/service.js';
 import type { Caller } from '../../console/caller.js';
 import type { Trx } from '../../platform/db/database.js';
 import { fail, ok, Problem, type ErrorDetail, type Result } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
-import { isUniqueViolation, recordChange, type RegistryDeps } from './common.js';
+import { recordChange, type RegistryDeps } from './common.js';
 import * as q from './role-queries.js';
 import type { RolePermission } from './role-queries.js';
 import type { SigninRolesTable } from './tables.js';

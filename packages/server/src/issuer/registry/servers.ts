@@ -1,12 +1,13 @@
 import type { Selectable } from 'kysely';
+import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { Caller } from '../../console/caller.js';
 import { addMs } from '../../platform/clock.js';
 import { sha256Hex } from '../../platform/crypto.js';
 import type { Trx } from '../../platform/db/database.js';
 import { fail, ok, Problem, type ErrorDetail, type Result } from '../../platform/errors.js';
 import { newId, randomBase62 } from '../../platform/ids.js';
-import { clientIdStart, isUniqueViolation, newClientSecret, recordChange, SECRET_OVERLAP_MS, type RegistryDeps } from './common.js';
-import { RESERVED_SCOPES } from './permission-names.js';
+import { clientIdStart, newClientSecret, recordChange, SECRET_OVERLAP_MS, type RegistryDeps } from './common.js';
+import { RESERVED_SCOPES } from '../protocol/scopes.js';
 import * as q from './queries.js';
 import { resourceUrlProblem } from './redirect-uris.js';
 import type { ResourceServersTable } from './tables.js';

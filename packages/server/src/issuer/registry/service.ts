@@ -7,11 +7,12 @@ import type { Db } from '../../platform/db/database.js';
 import { signingKeysOf } from '../keys/console-queries.js';
 import type { SigningKeys } from '../keys/signing-keys.js';
 import { AppRegistry } from './apps.js';
-import { isUniqueViolation, recordChange, type RegistryDeps } from './common.js';
+import { recordChange, type RegistryDeps } from './common.js';
 import * as q from './queries.js';
 import { RoleRegistry } from './roles.js';
 import { ServerRegistry } from './servers.js';
 import { loadSettings, type SigninSettings } from './settings.js';
+import { isUniqueViolation } from '../../platform/db/errors.js';
 
 export interface SettingsChanges {
   access_token_ttl_s?: number;

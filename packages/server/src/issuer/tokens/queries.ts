@@ -94,10 +94,6 @@ export function findCode(db: Executor, apiId: string, codeHash: string) {
   return db.selectFrom('authorization_codes').selectAll().where('api_id', '=', apiId).where('code_hash', '=', codeHash).executeTakeFirst();
 }
 
-export function findGrant(db: Executor, apiId: string, grantId: string) {
-  return db.selectFrom('token_grants').selectAll().where('api_id', '=', apiId).where('id', '=', grantId).executeTakeFirst();
-}
-
 export async function revokeGrant(db: Executor, apiId: string, grantId: string, now: Date) {
   await db.updateTable('token_grants').set({ revoked_at: now }).where('api_id', '=', apiId).where('id', '=', grantId).where('revoked_at', 'is', null).execute();
 }
@@ -134,6 +130,20 @@ export function findRefreshToken(db: Executor, apiId: string, tokenHash: string)
  * whether its person is suspended, and whether its session has ended.
  */
 export function grantState(db: Executor, apiId: string, grantId: string) {
+  return grantStateQuery(db, apiId).where('token_grants.id', '=', grantId).executeTakeFirst();
+}
+
+/** A refresh token with its grant's state, in one round trip (introspection of a refresh token). */
+export function refreshTokenState(db: Executor, apiId: string, tokenHash: string) {
+  return grantStateQuery(db, apiId)
+    .innerJoin('refresh_tokens', 'refresh_tokens.grant_id', 'token_grants.id')
+    .select(['refresh_tokens.created_at as token_created_at', 'refresh_tokens.expires_at as token_expires_at', 'refresh_tokens.used_at as token_used_at'])
+    .where('refresh_tokens.api_id', '=', apiId)
+    .where('refresh_tokens.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
+function grantStateQuery(db: Executor, apiId: string) {
   return db
     .selectFrom('token_grants')
     .innerJoin('people', 'people.id', 'token_grants.person_id')
@@ -151,7 +161,5 @@ export function grantState(db: Executor, apiId: string, grantId: string) {
       'person_sessions.ended_at as session_ended_at',
       'person_sessions.expires_at as session_expires_at',
     ])
-    .where('token_grants.api_id', '=', apiId)
-    .where('token_grants.id', '=', grantId)
-    .executeTakeFirst();
+    .where('token_grants.api_id', '=', apiId);
 }

@@ -114,11 +114,10 @@ export class TokenService {
     const tokenHash = sha256Hex(input.refreshToken);
     // A request refused for its resource or scope leaves a live token unspent: spending it would
     // make the client's corrected retry look like reuse and end the whole chain. Without either
-    // there is nothing to refuse, so the usual refresh skips these two reads.
+    // there is nothing to refuse, so the usual refresh skips this read.
     if (input.resource !== null || input.scope !== null) {
-      const presented = await q.findRefreshToken(this.db, tenant.api.id, tokenHash);
-      const presentedGrant = presented && !presented.used_at ? await q.findGrant(this.db, tenant.api.id, presented.grant_id) : undefined;
-      if (presentedGrant && presentedGrant.client_id === app.id) {
+      const presentedGrant = await q.refreshTokenState(this.db, tenant.api.id, tokenHash);
+      if (presentedGrant && !presentedGrant.token_used_at && presentedGrant.client_id === app.id) {
         if (input.resource !== null && input.resource !== presentedGrant.resource) throw new OAuthError('invalid_target', 'resource differs from the one signed in for');
         narrowedScopes(presentedGrant.scopes, input.scope);
       }
@@ -135,10 +134,8 @@ export class TokenService {
   /** RFC 7009 as spec 4.3 narrows it: an app's own refresh token ends its chain; anything else changes nothing. */
   async revoke(tenant: Tenant, appId: string, token: string): Promise<void> {
     if (!token.startsWith(REFRESH_PREFIX)) return;
-    const row = await q.findRefreshToken(this.db, tenant.api.id, sha256Hex(token));
-    if (!row) return;
-    const grant = await q.findGrant(this.db, tenant.api.id, row.grant_id);
-    if (grant && grant.client_id === appId) await q.revokeGrant(this.db, tenant.api.id, grant.id, this.clock.now());
+    const state = await q.refreshTokenState(this.db, tenant.api.id, sha256Hex(token));
+    if (state && state.client_id === appId) await q.revokeGrant(this.db, tenant.api.id, state.id, this.clock.now());
   }
 
   /**
