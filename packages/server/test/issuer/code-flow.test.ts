@@ -139,3 +139,16 @@ test('a suspended API answers temporarily_unavailable at the token endpoint, and
   assert.equal((await f.owner.client.post(`/apis/${f.apiId}/resume`)).status, 200);
   assert.equal((await exchange(code, verifier)).status, 200, 'the refused request spent nothing');
 });
+
+test("form_post to a native app's private-use scheme: the page's CSP allows that scheme as a form action", async () => {
+  const created = await f.owner.client.post(`/apis/${f.apiId}/signin/apps`, { name: 'Weather Phone', kind: 'native', redirect_uris: ['com.example.weather:/callback'] });
+  assert.equal(created.status, 200, created.text);
+  const { params } = webRequest(f, { client_id: created.body.id, redirect_uri: 'com.example.weather:/callback', response_mode: 'form_post' });
+  delete params.scope;
+  const url = new URL(f.issuer + '/oauth/authorize');
+  for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+  const page = await tenantFetch(url);
+  assert.equal(page.status, 200);
+  assert.match(await page.text(), /name="error" value="invalid_request"/);
+  assert.match(page.headers.get('content-security-policy')!, /form-action 'self' com\.example\.weather:;/);
+});

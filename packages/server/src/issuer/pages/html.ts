@@ -74,6 +74,16 @@ ul.permissions{padding-left:20px}
 a{color:var(--accent)}
 `;
 
+/**
+ * The CSP source that lets a form's redirects reach an app's redirect URI: its origin, or its
+ * scheme for a native app's private-use scheme. Browsers apply form-action to every redirect
+ * a form submission follows (CSP 3), not only to the form's own action.
+ */
+export function redirectSource(uri: string): string {
+  const url = new URL(uri);
+  return url.origin === 'null' ? url.protocol : url.origin;
+}
+
 /** Sends a page in the API's name, logo and accent colour with a strict Content-Security-Policy. */
 export function sendPage(reply: FastifyReply, options: PageOptions) {
   const nonce = randomBytes(16).toString('base64');

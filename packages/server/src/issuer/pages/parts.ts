@@ -33,13 +33,3 @@ export interface PageContext {
 }
 
 export const continueTo = (appName: string): SafeHtml => html`<p class="note">to continue to <strong>${appName}</strong></p>`;
-
-/**
- * The CSP source that lets a form's redirects reach an app's redirect URI: its origin, or its
- * scheme for a native app's private-use scheme. Browsers apply form-action to every redirect
- * a form submission follows (CSP 3), not only to the form's own action.
- */
-export function redirectSource(uri: string): string {
-  const url = new URL(uri);
-  return url.origin === 'null' ? url.protocol : url.origin;
-}

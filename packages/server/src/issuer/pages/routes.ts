@@ -9,8 +9,8 @@ import { consentBody } from './consent-page.js';
 import { csrfToken, csrfValid, CSRF_FIELD } from './csrf.js';
 import * as form from './forms.js';
 import { FieldError, type FormBody } from './forms.js';
-import { sendPage, type SafeHtml } from './html.js';
-import { actions, redirectSource, type PageContext } from './parts.js';
+import { redirectSource, sendPage, type SafeHtml } from './html.js';
+import { actions, type PageContext } from './parts.js';
 import { codeEntryBody, signinBody } from './signin-page.js';
 import { signupBody, signupCodeBody } from './signup-page.js';
 

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { html, sendPage } from '../pages/html.js';
+import { html, redirectSource, sendPage } from '../pages/html.js';
 import type { Tenant } from '../tenant.js';
 import type { AuthorizationRequest } from '../tokens/authorization-request.js';
 
@@ -15,11 +15,10 @@ export function sendAuthorizationResponse(
 ) {
   const fields: Record<string, string> = { ...values, ...(target.state !== null ? { state: target.state } : {}), iss: tenant.issuer };
   if (target.responseMode === 'form_post') {
-    const origin = new URL(target.redirectUri).origin;
     return sendPage(reply, {
       title: 'Returning to the app',
       branding: tenant.branding,
-      formActions: [origin === 'null' ? target.redirectUri : origin],
+      formActions: [redirectSource(target.redirectUri)],
       body: html`<form method="post" action="${target.redirectUri}" id="response">
 ${Object.entries(fields).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}
 <p class="note">Returning you to the app…</p><noscript><button type="submit">Continue</button></noscript></form>`,
