@@ -43,7 +43,9 @@ export class Meter {
   readonly #reporter: Reporter;
   readonly #deadLetters: DeadLetters;
   readonly #lookups: KeyLookups;
+  /** Denials by reason (admissions in #admittedCount). */
   readonly #admissions: Record<string, number> = {};
+  #admittedCount = 0;
   /**
    * Keys already found in the snapshot, by the raw key the customer sent: a repeat skips the
    * SHA-256. Only keys in `#seenFor` (the snapshot's keys map) are held, and the whole cache is
@@ -78,7 +80,7 @@ export class Meter {
         if (bucket.chargeMicro) this.state.acknowledge(bucket.customerId, bucket.chargeMicro, this.options.now());
       },
       onRejected: (bucket) => {
-        void this.#shared?.release(bucket.customerId, bucket.chargeMicro).catch(this.options.onError);
+        void this.#shared?.releaseCommitted(bucket.customerId, bucket.chargeMicro).catch(this.options.onError);
         this.state.localOf(bucket.customerId).unackedMicro -= bucket.chargeMicro;
       },
       onAuthorizationInvalid: () => (this.#authorizationInvalid = true),
@@ -103,6 +105,7 @@ export class Meter {
         },
         // Released here, held again by the adopter: it delivers and acknowledges those buckets.
         onHandedOver: () => this.#hold(this.#recorder.handOver(), -1),
+        holdMoves: () => this.#sharedLimits?.takeMoves() ?? null,
       }, this.options.commitIntervalMs);
     }
     return journalDir ? new Journal(journalDir, this.#recorder, onError, this.options.commitIntervalMs) : new MemoryStore(this.#recorder);
@@ -155,6 +158,12 @@ export class Meter {
   #decide(outcome: Decision['outcome'], status: number, customerId: string | null) {
     this.#admissions[outcome] = (this.#admissions[outcome] ?? 0) + 1;
     this.options.onDecision?.({ outcome, status, customerId, at: this.options.now() });
+  }
+
+  /** #decide for an admission: a field of its own, since every admitted request counts here. */
+  #admit(customerId: string) {
+    this.#admittedCount++;
+    this.options.onDecision?.({ outcome: 'admitted', status: 200, customerId, at: this.options.now() });
   }
 
   #deny(status: Denied['status'], reason: DenialReason, customerId: string | null, headers?: Record<string, string>): Denied {
@@ -232,20 +241,27 @@ export class Meter {
     }
     let entry = this.state.keys.get(hash);
     if (!entry) {
-      entry = { keyId: verified.key_id, customerId: verified.customer.id, metered: null, meteredFrom: null };
+      const customerId = verified.customer.id;
+      entry = { keyId: verified.key_id, customerId, customer: undefined, local: this.state.localOf(customerId), metered: null, meteredFrom: null };
       this.state.keys.set(hash, entry);
     }
     if (!this.state.customers.has(entry.customerId)) {
-      this.state.customers.set(entry.customerId, toView(verified.customer));
-      const local = this.state.localOf(entry.customerId);
-      local.monthCount = Math.max(local.monthCount, verified.customer.month_requests);
+      const view = toView(verified.customer);
+      view.local = entry.local;
+      this.state.customers.set(entry.customerId, view);
+      entry.local.monthCount = Math.max(entry.local.monthCount, verified.customer.month_requests);
     }
     return this.#admitKey(entry, now);
   }
 
   #admitKey(entry: KeyEntry, now: number): Admission | Promise<Admission> {
-    const customer = this.state.customers.get(entry.customerId);
-    if (!customer) return this.#deny(401, 'invalid_key', null);
+    let customer = entry.customer;
+    if (customer === undefined) {
+      // A key found by a lookup, whose customer came with it (or with another key's lookup).
+      customer = this.state.customers.get(entry.customerId);
+      if (!customer) return this.#deny(401, 'invalid_key', null);
+      entry.customer = customer;
+    }
     if (customer.status !== 'active') return this.#deny(403, customer.status === 'pending' ? 'pending' : 'suspended', customer.id);
     if (customer.policyValidUntil <= now) return this.#admitAfterRefresh(entry, now);
     const shared = this.#shared;
@@ -264,7 +280,9 @@ export class Meter {
   /** Limits shared through Redis, once the tenant is known from the first snapshot. */
   get #shared(): SharedLimits | null {
     if (!this.options.redis || !this.state.tenantId) return null;
-    this.#sharedLimits ??= new SharedLimits(this.options.redis, this.state.tenantId);
+    // Credit in flight is held under this process's usage queue: it goes when the queue is adopted.
+    const queue = this.#store as RedisUsageQueue;
+    this.#sharedLimits ??= new SharedLimits(this.options.redis, this.state.tenantId, { id: () => queue.holderId() });
     return this.#sharedLimits;
   }
 
@@ -293,17 +311,18 @@ export class Meter {
       if (outcome.reason === 'insufficient_credit') return this.#deny(402, 'insufficient_credit', customer.id);
       return this.#deny(429, outcome.reason, customer.id, { 'retry-after': secondsUntil(this.state.periodEnd - now) });
     }
-    const local = this.state.localOf(customer.id);
+    const local = entry.local;
     local.inflightMicro += hold;
-    this.#decide('admitted', 200, customer.id);
+    this.#admit(customer.id);
+    const holder = outcome.holder;
     return this.#admitted(customer, local, entry, now, hold, (charge) => {
       // A hold that will not be charged ends now; a charged one ends when Gatehouse acknowledges it.
-      if (hold > charge) void shared.release(customer.id, hold - charge).catch(this.options.onError);
+      if (hold > 0) void shared.finish(customer.id, holder, hold - charge, charge).catch(this.options.onError);
     });
   }
 
   #reserve(customer: CustomerView, entry: KeyEntry, now: number): Admission {
-    const local = this.state.localOf(customer.id);
+    const local = entry.local;
     const platform = this.state.platform;
     // Checked here, taken below with the rest: gcraTake here let a request then refused for
     // quota or credit use up the rate, so a customer refused 402 got 429 on its next request.
@@ -326,7 +345,7 @@ export class Meter {
     local.monthCount += 1;
     platform.count += 1;
     local.inflightMicro += hold;
-    this.#decide('admitted', 200, customer.id);
+    this.#admit(customer.id);
     return this.#admitted(customer, local, entry, now, hold, NO_SETTLEMENT);
   }
 
@@ -380,7 +399,7 @@ export class Meter {
 
   metrics(): MeterMetrics {
     return {
-      admissions: { ...this.#admissions },
+      admissions: this.#admittedCount > 0 ? { admitted: this.#admittedCount, ...this.#admissions } : { ...this.#admissions },
       snapshotAgeMs: this.state.loaded ? this.options.now() - this.state.confirmedAt : null,
       queueDepth: this.#recorder.pendingRequests,
       deadLetters: this.#reporter.deadLettered,

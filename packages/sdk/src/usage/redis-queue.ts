@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { RedisLike } from '../redis-limits.js';
+import { queueRegistryKey, type HoldMoves, type RedisLike } from '../redis-limits.js';
 import { recoveredBucket, type Bucket, type Recorder } from './recorder.js';
 import { takeForCommit, type UsageStore } from './store.js';
 
@@ -17,13 +17,26 @@ import { takeForCommit, type UsageStore } from './store.js';
  * under new keys in a queue of its own, so no request is lost and none is counted twice.
  */
 
-/** Commits and renewals: refused (0) when the process is no longer in the set of queues. */
+/**
+ * Commits and renewals: refused (0) when the process is no longer in the set of queues. Keys:
+ * lease, queue, set of queues, then per hold move the customer's in-flight hash and committed
+ * counter. Arguments: id, lease, number of bucket fields, number of moves, the moves (holder,
+ * amount), the bucket fields (key, value), then the idempotency keys to delete.
+ */
 const COMMIT = `
 if redis.call('SISMEMBER', KEYS[3], ARGV[1]) == 0 then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
-local sets = tonumber(ARGV[3])
-if sets > 0 then redis.call('HSET', KEYS[2], unpack(ARGV, 4, 3 + 2 * sets)) end
-if #ARGV > 3 + 2 * sets then redis.call('HDEL', KEYS[2], unpack(ARGV, 4 + 2 * sets)) end
+local sets, moves = tonumber(ARGV[3]), tonumber(ARGV[4])
+for m = 0, moves - 1 do
+  local inflight, committed = KEYS[4 + 2 * m], KEYS[5 + 2 * m]
+  local holder, amount = ARGV[5 + 2 * m], tonumber(ARGV[6 + 2 * m])
+  if redis.call('HINCRBY', inflight, holder, -amount) == 0 then redis.call('HDEL', inflight, holder) end
+  redis.call('INCRBY', committed, amount)
+  redis.call('PEXPIRE', committed, 604800000)
+end
+local first = 5 + 2 * moves
+if sets > 0 then redis.call('HSET', KEYS[2], unpack(ARGV, first, first - 1 + 2 * sets)) end
+if #ARGV >= first + 2 * sets then redis.call('HDEL', KEYS[2], unpack(ARGV, first + 2 * sets)) end
 return 1
 `;
 
@@ -59,6 +72,8 @@ export interface RedisQueueOptions {
   onAdopted: (buckets: Bucket[]) => void;
   /** This process's queue was adopted by another: what it had committed is no longer its own. */
   onHandedOver: () => void;
+  /** Credit holds of finished requests, moved to the committed counters with the commit that commits them. */
+  holdMoves: () => HoldMoves | null;
 }
 
 type QueueCommands = {
@@ -79,7 +94,8 @@ export class RedisUsageQueue implements UsageStore {
 
   constructor(redis: RedisLike, private readonly recorder: Recorder, private readonly options: RedisQueueOptions, private readonly commitIntervalMs = 10) {
     this.#redis = redis as RedisLike & QueueCommands;
-    redis.defineCommand('ghQueueCommit', { numberOfKeys: 3, lua: COMMIT });
+    // Its number of keys varies with the hold moves: passed first on every call.
+    redis.defineCommand('ghQueueCommit', { lua: COMMIT });
     redis.defineCommand('ghQueueAdopt', { numberOfKeys: 4, lua: ADOPT });
     redis.defineCommand('ghQueueLeave', { numberOfKeys: 3, lua: LEAVE });
   }
@@ -89,7 +105,16 @@ export class RedisUsageQueue implements UsageStore {
   }
 
   get #registry() {
-    return `gh:{${this.options.tenantId()}}:usage:queues`;
+    return queueRegistryKey(this.options.tenantId());
+  }
+
+  /**
+   * This process's id once it is in the set of queues: credit held in flight is held under it
+   * (redis-limits.ts), and goes when the id leaves the set.
+   */
+  async holderId(): Promise<string> {
+    await this.#register();
+    return this.#id;
   }
 
   /** Nothing to recover by itself: queues of dead processes are adopted once their lease is gone. */
@@ -156,6 +181,8 @@ export class RedisUsageQueue implements UsageStore {
     if (!this.options.tenantId()) return; // nothing can be recorded before the first snapshot
     await this.#register();
     const taken = takeForCommit(this.recorder);
+    // Taken with the buckets: the charges of exactly the requests this commit makes durable.
+    let moves = this.options.holdMoves();
     const acked = this.#acked;
     this.#acked = [];
     let done = 0; // buckets written
@@ -166,17 +193,37 @@ export class RedisUsageQueue implements UsageStore {
         const sets: string[] = [];
         for (const b of part) sets.push(b.key, JSON.stringify([b.keyId, b.policyId, b.status, b.hour, b.committedCount, b.committedMicro, b.customerId]));
         const deletes = acked.slice(deleted, deleted + FIELDS_PER_CALL - part.length);
-        const answer = await this.#redis.ghQueueCommit(this.#key('lease', this.#id), this.#key('queue', this.#id), this.#registry, this.#id, this.options.leaseMs, part.length, ...sets, ...deletes);
+        // The moves go with the first part: should a later part fail, the charges of its requests
+        // are held as committed until the retry commits them (over-held for a moment, never under).
+        const moveKeys = moves?.keys ?? [];
+        const answer = await this.#redis.ghQueueCommit(
+          3 + moveKeys.length,
+          this.#key('lease', this.#id),
+          this.#key('queue', this.#id),
+          this.#registry,
+          ...moveKeys,
+          this.#id,
+          this.options.leaseMs,
+          part.length,
+          moves?.count ?? 0,
+          ...(moves?.args ?? []),
+          ...sets,
+          ...deletes,
+        );
         if (answer === 0) {
-          // Written parts went to the adopter with the queue; the rest was never committed.
+          // Written parts went to the adopter with the queue; the rest was never committed. Its
+          // charges (and the moves, if this was the first part) wait for the commit under a new id.
           taken.undo(done);
+          moves?.undo();
           return this.#handOver();
         }
+        moves = null;
         done += part.length;
         deleted += deletes.length;
       } while (done < taken.buckets.length || deleted < acked.length);
     } catch (error) {
       taken.undo(done);
+      moves?.undo();
       this.#acked.push(...acked.slice(deleted));
       throw error;
     }

@@ -1,6 +1,6 @@
 // A metered node:http server in a process of its own, for tests that need real separate processes
 // (issue 4: two SDK processes sharing Redis; a process killed before delivery). It answers every
-// admitted request with the status named in its path (`/status/404`), prints `listening <port>`,
+// admitted request with the status named in its path (`/status/404`), never answers `/hang`, prints `listening <port>`,
 // and on SIGTERM closes the server and the meter (delivering what it can) and exits 0.
 //
 // argv[2] is JSON: { secret, baseUrl, redisUrl?, journalDir?, clockOffsetMs, cutUsage?, options? },
@@ -41,6 +41,8 @@ await meter.ready;
 
 const server = createServer(
   withMeter(meter, (req, res) => {
+    // Admitted and never answered: a request in flight when the test kills the process.
+    if (req.url === '/hang') return;
     const status = Number(/^\/status\/(\d{3})$/.exec(req.url ?? '')?.[1] ?? 200);
     res.writeHead(status, { 'content-type': 'application/json' });
     res.end(JSON.stringify({ served: true, customer: req.gatehouse!.id }));
