@@ -108,7 +108,7 @@ export class Meter {
         holdMoves: () => this.#sharedLimits?.takeMoves() ?? null,
       }, this.options.commitIntervalMs);
     }
-    return journalDir ? new Journal(journalDir, this.#recorder, onError, this.options.commitIntervalMs) : new MemoryStore(this.#recorder);
+    return journalDir ? new Journal(journalDir, this.#recorder, onError, this.options.commitIntervalMs, this.options.fsyncIntervalMs) : new MemoryStore(this.#recorder);
   }
 
   /** Credit held locally by recorded usage not yet acknowledged, per customer. */

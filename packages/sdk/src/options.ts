@@ -37,6 +37,14 @@ export interface MeterOptions {
    * requests finished within this window (README, "The journal"). @default 10
    */
   commitIntervalMs?: number;
+  /**
+   * How often the journal file is fsynced after a group commit has written to it. A group is in
+   * the file, and survives a crash of the process, as soon as it is written; a crash of the
+   * machine (power, kernel) can lose what was written since the last fsync. The journal is always
+   * fsynced before usage is delivered and when the meter closes. 0 fsyncs every group. Not used
+   * with `redis` or `journalDir: null`. @default 100
+   */
+  fsyncIntervalMs?: number;
   /** How long an unknown key is remembered as unknown. @default 30_000 */
   negativeCacheTtlMs?: number;
   /** How many unknown keys are remembered at most. @default 10_000 */
@@ -102,6 +110,7 @@ export function resolveOptions(options: MeterOptions): ResolvedOptions {
     failOpen: options.failOpen ?? false,
     journalDir: options.journalDir === undefined ? '.gatehouse' : options.journalDir,
     commitIntervalMs: positive('commitIntervalMs', options.commitIntervalMs ?? 10),
+    fsyncIntervalMs: positive('fsyncIntervalMs', options.fsyncIntervalMs ?? 100, 0),
     negativeCacheTtlMs: positive('negativeCacheTtlMs', options.negativeCacheTtlMs ?? 30_000),
     negativeCacheSize: positive('negativeCacheSize', options.negativeCacheSize ?? 10_000),
     maxConcurrentLookups: positive('maxConcurrentLookups', options.maxConcurrentLookups ?? 16),

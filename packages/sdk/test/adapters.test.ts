@@ -87,9 +87,8 @@ async function checkAdapter(send: Send, meter: Meter, tap: WireTap) {
 const later = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 /**
- * Handlers of /slow call this: it tells the test the handler runs, and waits for the client to
- * hang up. The adapter's own 'close' listener was added before the handler ran, so it has
- * recorded the request by the time this one fires.
+ * Handlers of /slow and /stream call this: it tells the test the handler runs, and waits for the
+ * client to hang up. Every 'close' listener, the adapter's too, runs before the test resumes.
  */
 let slowStarted: () => void = () => {};
 let slowClosed: () => void = () => {};
@@ -118,6 +117,33 @@ async function checkAbort(base: string, meter: Meter, tap: WireTap) {
   assert.deepEqual(tap.delivered.slice(before).map((item) => `${item.status_code}×${item.count}`), ['499×1']);
 }
 
+/**
+ * A head written at once, the body streamed, and the client hanging up mid-stream: the request is
+ * recorded with the head's status (the answer had begun), not as an abort.
+ */
+async function checkStreamAbort(base: string, meter: Meter, tap: WireTap) {
+  const started = new Promise<void>((resolve) => (slowStarted = resolve));
+  const closed = new Promise<void>((resolve) => (slowClosed = resolve));
+  const request = httpRequest(`${base}/stream`, { headers: { 'x-api-key': key } });
+  request.on('error', () => {});
+  const head = new Promise<number>((resolve) => request.on('response', (res) => resolve(res.statusCode!)));
+  request.end();
+  await started;
+  assert.equal(await head, 206);
+  request.destroy();
+  await closed;
+  const before = tap.delivered.length;
+  await meter.flush();
+  assert.deepEqual(tap.delivered.slice(before).map((item) => `${item.status_code}×${item.count}`), ['206×1']);
+}
+
+/** A node or Express handler of /stream: the head and a first chunk now, the rest never. */
+function streamUntilClosed(res: ServerResponse) {
+  res.writeHead(206, { 'content-type': 'text/plain' });
+  res.write('partial');
+  return untilClosed(res);
+}
+
 test('node:http (withMeter)', async () => {
   const { meter, tap } = meteredBy();
   const errors: unknown[] = [];
@@ -126,6 +152,7 @@ test('node:http (withMeter)', async () => {
     if (req.url === '/hello') return json(200, { customer: req.gatehouse!.id });
     if (req.url === '/boom') throw new Error('the handler failed');
     if (req.url === '/slow') return untilClosed(res);
+    if (req.url === '/stream') return streamUntilClosed(res);
     if (req.url === '/items' && req.method === 'POST') {
       let text = '';
       for await (const chunk of req) text += String(chunk);
@@ -137,7 +164,28 @@ test('node:http (withMeter)', async () => {
   const base = await listen(createServer((req, res) => void Promise.resolve(handler(req, res)).catch((error: unknown) => errors.push(error))));
   await checkAdapter((path, init) => fetch(base + path, init), meter, tap);
   await checkAbort(base, meter, tap);
+  await checkStreamAbort(base, meter, tap);
   assert.equal(errors.length, 0, 'withMeter answered the failure itself');
+});
+
+test('node:http (withMeter) with a handler that is not async: answered at once, or later, or by throwing', async () => {
+  const { meter, tap } = meteredBy();
+  const base = await listen(
+    createServer(
+      withMeter(meter, (req, res) => {
+        if (req.url === '/now') return void res.writeHead(200).end('now');
+        if (req.url === '/later') return void setTimeout(() => res.writeHead(202).end('later'), 5);
+        throw new Error('the handler failed');
+      }),
+    ),
+  );
+  for (const [path, status] of [['/now', 200], ['/later', 202], ['/throw', 500]] as const) {
+    const answer = await fetch(base + path, { headers: { 'x-api-key': key } });
+    assert.equal(answer.status, status, path);
+    await answer.text();
+  }
+  await meter.flush();
+  assert.deepEqual(tap.delivered.map((item) => `${item.status_code}×${item.count}`).sort(), ['200×1', '202×1', '500×1']);
 });
 
 test('express (gatehouse middleware)', async () => {
@@ -157,9 +205,11 @@ test('express (gatehouse middleware)', async () => {
     res.status(201).json({ created: (req.body as { name: string }).name, customer: req.gatehouse!.id });
   });
   app.get('/slow', (_req, res) => untilClosed(res));
+  app.get('/stream', (_req, res) => streamUntilClosed(res));
   const base = await listen(createServer(app));
   await checkAdapter((path, init) => fetch(base + path, init), meter, tap);
   await checkAbort(base, meter, tap);
+  await checkStreamAbort(base, meter, tap);
 });
 
 test('fastify (gatehousePlugin)', async () => {
@@ -180,11 +230,21 @@ test('fastify (gatehousePlugin)', async () => {
     await untilClosed(reply.raw);
     return reply.send('too late');
   });
+  // Not async: Fastify sends the reply before the plugin's hook returns.
+  app.get('/now', (_request, reply) => {
+    void reply.code(203).send('now');
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   servers.push(app.server);
   const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   await checkAdapter((path, init) => fetch(base + path, init), meter, tap);
   await checkAbort(base, meter, tap);
+  const before = tap.delivered.length;
+  const now = await fetch(`${base}/now`, { headers: { 'x-api-key': key } });
+  assert.equal(now.status, 203);
+  await now.text();
+  await meter.flush();
+  assert.deepEqual(tap.delivered.slice(before).map((item) => `${item.status_code}×${item.count}`), ['203×1']);
 });
 
 test('hono (gatehouse middleware)', async () => {

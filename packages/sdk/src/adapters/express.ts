@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Admission } from '../decision.js';
 import type { Meter } from '../meter.js';
-import { admitNode, finishOnHead, sendDenial } from './shared.js';
+import { admitNode, finishWhenAnswered, sendDenial } from './shared.js';
 
 /**
  * Express (or Connect) middleware: answers denied requests, sets `req.gatehouse` on admitted ones.
@@ -13,8 +13,9 @@ export function gatehouse(meter: Meter) {
   const serve = (decision: Admission, req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void => {
     if (!decision.ok) return sendDenial(res, decision);
     req.gatehouse = decision.customer;
-    finishOnHead(res, decision);
+    // The rest of the chain runs inside next() as far as it can without waiting.
     next();
+    finishWhenAnswered(res, decision);
   };
   return (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void => {
     const decision = admitNode(meter, req);

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Admission, Admitted, MeteredCustomer } from '../decision.js';
+import type { Admission, MeteredCustomer } from '../decision.js';
 import type { Meter } from '../meter.js';
-import { headerValue } from './shared.js';
+import { finishWhenAnswered, headerValue } from './shared.js';
 
 // Structural types: the SDK does not depend on fastify.
 interface FastifyLikeRequest {
@@ -19,24 +19,11 @@ interface FastifyLikeReply {
 }
 type Done = (error?: Error | null, payload?: unknown) => void;
 type OnRequest = (request: FastifyLikeRequest, reply: FastifyLikeReply, done: Done) => void;
-type OnSend = (request: FastifyLikeRequest, reply: FastifyLikeReply, payload: unknown, done: Done) => void;
 interface FastifyLike {
   decorateRequest(name: string, value: unknown): unknown;
   // Loose on purpose: Fastify's own overloads, generic over the hook's arity, do not match a
   // structural callback signature; the hooks below are typed where they are written.
-  addHook(name: 'onRequest' | 'onSend', hook: (...args: never[]) => unknown): unknown;
-}
-
-// The admission rides on the raw response under a symbol: one shared close listener serves every
-// request, where a closure and a WeakMap entry were made per request.
-const ADMITTED = Symbol('gatehouse.admitted');
-type MeteredResponse = ServerResponse & { [ADMITTED]?: Admitted };
-
-// An aborted request still counts, as 499. The response's 'close', not the request's: Node closes
-// the request once its body is read, so every POST whose handler had not answered yet was
-// recorded as 499 (never billed) instead of its real status.
-function finishOnClose(this: MeteredResponse): void {
-  this[ADMITTED]!.finish(this.writableEnded ? this.statusCode : 499);
+  addHook(name: 'onRequest', hook: (...args: never[]) => unknown): unknown;
 }
 
 /**
@@ -50,10 +37,10 @@ export function gatehousePlugin(meter: Meter) {
     // Answered here: Fastify sends the reply, and `done` is not called (its hook contract).
     if (!decision.ok) return void reply.code(decision.status).headers(decision.headers).send(decision.body);
     request.gatehouse = decision.customer;
-    const raw = reply.raw as MeteredResponse;
-    raw[ADMITTED] = decision;
-    raw.on('close', finishOnClose);
+    // The route runs inside done() as far as it can without waiting: a synchronous handler has
+    // answered when it returns. Fastify writes every answer's head through the raw writeHead.
     done();
+    finishWhenAnswered(reply.raw, decision);
   };
   const plugin = async (app: FastifyLike) => {
     app.decorateRequest('gatehouse', null);
@@ -65,12 +52,6 @@ export function gatehousePlugin(meter: Meter) {
       else decided(decision, request, reply, done);
     };
     app.addHook('onRequest', onRequest);
-    // onSend runs before the payload goes out: the final status is recorded before the response completes.
-    const onSend: OnSend = (_request, reply, payload, done) => {
-      (reply.raw as MeteredResponse)[ADMITTED]?.finish(reply.statusCode);
-      done(null, payload);
-    };
-    app.addHook('onSend', onSend);
   };
   // Hooks apply outside the plugin's own context (what fastify-plugin's skip-override does).
   (plugin as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;

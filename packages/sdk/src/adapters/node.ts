@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Admission } from '../decision.js';
 import type { Meter } from '../meter.js';
-import { admitNode, finishOnHead, sendDenial } from './shared.js';
+import { admitNode, finishWhenAnswered, sendDenial } from './shared.js';
 
 /**
  * Wraps a node:http handler: denied requests are answered here, admitted ones reach the handler
@@ -20,13 +20,14 @@ export function withMeter(meter: Meter, handler: (req: IncomingMessage, res: Ser
   const serve = (decision: Admission, req: IncomingMessage, res: ServerResponse): void | Promise<void> => {
     if (!decision.ok) return sendDenial(res, decision);
     req.gatehouse = decision.customer;
-    finishOnHead(res, decision);
+    let answered: unknown;
     try {
-      const answered = handler(req, res);
-      if (answered instanceof Promise) return answered.then(undefined, (error: unknown) => failed(res, error));
+      answered = handler(req, res);
     } catch (error) {
-      failed(res, error);
+      failed(res, error); // answers 500 unless the head is out: either way the head is written now
     }
+    finishWhenAnswered(res, decision);
+    if (answered instanceof Promise) return answered.then(undefined, (error: unknown) => failed(res, error));
   };
   // Synchronous when the decision is: most requests never wait for a promise of the meter's.
   return (req: IncomingMessage, res: ServerResponse): void | Promise<void> => {

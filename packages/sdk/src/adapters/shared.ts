@@ -28,6 +28,18 @@ function finishOnClose(this: MeteredResponse): void {
 }
 
 /**
+ * Records the final status of an admitted request whose handler (or the rest of its middleware
+ * chain) has run as far as it runs without waiting. Nothing else can run between the handler's
+ * return and this call, so a handler that answered synchronously has written its head already:
+ * its status is recorded at once, with no hook and no listener on the response. Only an answer
+ * still to come gets them (finishOnHead).
+ */
+export function finishWhenAnswered(res: ServerResponse, admitted: Admitted): void {
+  if (res.headersSent) admitted.finish(res.statusCode);
+  else finishOnHead(res, admitted);
+}
+
+/**
  * Records the final status when the response head is written: the status cannot change after
  * that, it is before the response completes (a crash after the answer cannot lose the usage), and
  * a streamed answer (SSE) counts even when the client hangs up mid-stream. Node writes an implicit

@@ -59,9 +59,12 @@ export function replay(text: string): Bucket[] {
 /**
  * An append-only file of usage not yet acknowledged. Recording a request writes nothing: every
  * `commitIntervalMs` the requests recorded meanwhile are appended as one line of per-bucket deltas
- * and fsynced together (group commit), so the file grows by one short record per bucket per
- * group, not one line per request. It is rewritten from memory to the pending buckets when it
- * has grown past 4 MiB and when the meter starts.
+ * (group commit), so the file grows by one short record per bucket per group, not one line per
+ * request. A group is in the file, and survives a crash of the process, once its write returns;
+ * the file is fsynced every `fsyncIntervalMs` after a write, and always before a delivery
+ * (`commit()`), so a crash of the machine loses at most that interval and nothing is ever sent
+ * that the disk does not hold. It is rewritten from memory to the pending buckets when it has
+ * grown past 4 MiB and when the meter starts.
  */
 export class Journal implements UsageStore {
   #file: FileHandle | null = null;
@@ -70,8 +73,16 @@ export class Journal implements UsageStore {
   #acked: number[] = [];
   #writing: Promise<void> | null = null;
   #timer: NodeJS.Timeout | null = null;
+  #fsyncTimer: NodeJS.Timeout | null = null;
   #appended = 0;
-  /** A write failed midway: the file may end in a torn line, so it is rewritten before anything is appended. */
+  /** Written since the last fsync. */
+  #unsynced = false;
+  /** When the last fsync started (performance.now()). */
+  #syncedAt = 0;
+  /**
+   * A write or an fsync failed: the file may end in a torn line, or the kernel may have dropped
+   * pages it could not write, so it is rewritten from memory before anything is appended.
+   */
   #mustRewrite = false;
   readonly path: string;
 
@@ -80,6 +91,7 @@ export class Journal implements UsageStore {
     private readonly recorder: Recorder,
     private readonly onError: (error: Error) => void,
     private readonly commitIntervalMs = 10,
+    private readonly fsyncIntervalMs = 100,
   ) {
     this.path = join(dir, 'usage-journal.jsonl');
   }
@@ -100,10 +112,10 @@ export class Journal implements UsageStore {
   }
 
   schedule(): void {
-    // A short delay gathers the requests of concurrent responses into one write and one fsync.
+    // A short delay gathers the requests of concurrent responses into one write.
     this.#timer ??= setTimeout(() => {
       this.#timer = null;
-      this.commit().catch(this.onError);
+      this.#commit(false).catch(this.onError);
     }, this.commitIntervalMs);
   }
 
@@ -114,23 +126,55 @@ export class Journal implements UsageStore {
     return this.#writing;
   }
 
+  /** Writes every request recorded so far and fsyncs the file: what the reporter calls before sending. */
   commit(): Promise<void> {
+    return this.#commit(true);
+  }
+
+  /** A group commit: written now, fsynced now when `fsync` or when the last fsync is `fsyncIntervalMs` old. */
+  #commit(fsync: boolean): Promise<void> {
     return this.#exclusive(async () => {
       if (!this.#file) return; // closed, or not open yet: open() rewrites everything pending
       if (this.#mustRewrite || this.#appended > COMPACT_AFTER_BYTES) return this.#rewrite();
       const taken = takeForCommit(this.recorder);
       const text = this.#encode(taken.buckets, taken.previous);
-      if (!text) return;
-      try {
-        await this.#file.write(text);
-        await this.#file.datasync();
-      } catch (error) {
-        taken.undo();
-        this.#mustRewrite = true;
-        throw error;
+      if (text) {
+        try {
+          await this.#file.write(text);
+        } catch (error) {
+          taken.undo();
+          this.#mustRewrite = true;
+          throw error;
+        }
+        this.#appended += text.length;
+        this.#unsynced = true;
       }
-      this.#appended += text.length;
+      if (!this.#unsynced) return;
+      if (fsync || performance.now() - this.#syncedAt >= this.fsyncIntervalMs) await this.#fsync();
+      else this.#fsyncTimer ??= setTimeout(() => this.#fsyncLater(), this.fsyncIntervalMs - (performance.now() - this.#syncedAt));
     });
+  }
+
+  #fsyncLater(): void {
+    this.#fsyncTimer = null;
+    this.#exclusive(async () => {
+      if (this.#file && this.#unsynced) await this.#fsync();
+    }).catch(this.onError);
+  }
+
+  async #fsync(): Promise<void> {
+    if (this.#fsyncTimer) clearTimeout(this.#fsyncTimer);
+    this.#fsyncTimer = null;
+    this.#syncedAt = performance.now();
+    try {
+      await this.#file!.datasync();
+    } catch (error) {
+      // After a failed fsync the kernel may have dropped the pages it could not write, and a
+      // later fsync can succeed without them: only a rewrite from memory makes the file whole.
+      this.#mustRewrite = true;
+      throw error;
+    }
+    this.#unsynced = false;
   }
 
   /** The group's text: declarations of buckets new to the file, then one line of deltas. */
@@ -181,6 +225,8 @@ export class Journal implements UsageStore {
     this.#file = await open(this.path, 'a');
     this.#appended = 0;
     this.#mustRewrite = false;
+    this.#unsynced = false;
+    this.#syncedAt = performance.now();
   }
 
   acknowledge(buckets: Bucket[]): void {
@@ -192,7 +238,7 @@ export class Journal implements UsageStore {
   async close(): Promise<void> {
     if (this.#timer) clearTimeout(this.#timer);
     this.#timer = null;
-    await this.commit();
+    await this.commit(); // fsyncs, and clears the fsync timer
     const file = this.#file;
     this.#file = null;
     await file?.close();

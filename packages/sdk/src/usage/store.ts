@@ -5,9 +5,11 @@ import type { Bucket, Recorder } from './recorder.js';
  * a Redis queue (the `redis` option), or nowhere (`journalDir: null`).
  *
  * The durability point is `commit()`: every request recorded before it was called is durable
- * when it resolves. Stores commit in groups, `commitIntervalMs` after the first request of a
- * group, and the reporter commits before every delivery, so nothing is sent that a store could
- * not replay after a crash.
+ * when it resolves, and the reporter commits before every delivery, so nothing is sent that a
+ * store could not replay after a crash. Between deliveries stores commit in groups,
+ * `commitIntervalMs` after the first request of a group; the journal's groups are safe from a
+ * crash of the process when written and from a crash of the machine when next fsynced
+ * (`fsyncIntervalMs`).
  */
 export interface UsageStore {
   /** Recovers what an earlier process left: buckets with their keys and committed counts. */
