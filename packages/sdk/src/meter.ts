@@ -242,7 +242,7 @@ export class Meter {
     let entry = this.state.keys.get(hash);
     if (!entry) {
       const customerId = verified.customer.id;
-      entry = { keyId: verified.key_id, customerId, customer: undefined, local: this.state.localOf(customerId), metered: null, meteredFrom: null };
+      entry = { keyId: verified.key_id, customerId, customer: undefined, local: this.state.localOf(customerId), metered: null, meteredFrom: null, bucket: undefined, generation: 0 };
       this.state.keys.set(hash, entry);
     }
     if (!this.state.customers.has(entry.customerId)) {
@@ -360,10 +360,10 @@ export class Meter {
         finished = true;
         local.inflightMicro -= hold;
         const code = Number.isInteger(status) && status >= 100 && status <= 599 ? status : 500;
-        const charge = this.state.billable.has(code) && customer.billingModel !== 'none' ? customer.price : 0;
+        const charge = this.state.billable[code] === 1 && customer.billingModel !== 'none' ? customer.price : 0;
         local.unackedMicro += charge;
         settle(charge);
-        this.#recorder.record(entry.keyId, customer.policyId, code, now, charge, customer.id);
+        this.#recorder.record(entry.keyId, customer.policyId, code, now, charge, customer.id, entry);
         if (this.#recorder.openBuckets >= this.options.batchItems) this.#deliverSoon();
       },
     };

@@ -1,9 +1,13 @@
 import type { SnapshotBody, WireCustomer } from '@gatehouse/protocol';
 import type { MeteredCustomer } from './decision.js';
 import type { Gcra } from './rate-limiter.js';
+import type { BucketHint } from './usage/recorder.js';
 
-/** A key of the snapshot (or found by a lookup), by its hash. */
-export interface KeyEntry {
+/**
+ * A key of the snapshot (or found by a lookup), by its hash. It is also the recorder's hint of
+ * the bucket the key's last request went to (BucketHint).
+ */
+export interface KeyEntry extends BucketHint {
   keyId: string;
   customerId: string;
   /**
@@ -78,7 +82,8 @@ export class MeterState {
   /** When Gatehouse last confirmed the snapshot is current (a 200 or a 304). */
   confirmedAt = 0;
   periodEnd = 0;
-  billable = new Set<number>();
+  /** Billable statuses, indexed by status (1 = billable): one array read per request, not a set lookup. */
+  billable = new Uint8Array(600);
   platform = { limit: 0, hardCap: false, count: 0, floor: 0 };
   tenantId = '';
   /** When the fetch of the snapshot held started (its balances include every earlier acknowledgement). */
@@ -115,7 +120,9 @@ export class MeterState {
     this.generatedAt = generatedAt;
     this.confirmedAt = now;
     this.periodEnd = periodEnd;
-    this.billable = new Set(body.billable_status_codes);
+    const billable = new Uint8Array(600);
+    for (const code of body.billable_status_codes) billable[code] = 1;
+    this.billable = billable;
     this.platform = {
       limit: body.platform_monthly_limit,
       hardCap: body.platform_hard_cap,
@@ -140,7 +147,7 @@ export class MeterState {
     const keys = new Map<string, KeyEntry>();
     for (const k of body.keys) {
       const customer = customers.get(k.customer_id);
-      keys.set(k.key_hash, { keyId: k.id, customerId: k.customer_id, customer, local: customer?.local ?? this.localOf(k.customer_id), metered: null, meteredFrom: null });
+      keys.set(k.key_hash, { keyId: k.id, customerId: k.customer_id, customer, local: customer?.local ?? this.localOf(k.customer_id), metered: null, meteredFrom: null, bucket: undefined, generation: 0 });
     }
     this.keys = keys;
     return true;

@@ -47,6 +47,16 @@ interface OpenBucket extends Bucket {
   next: OpenBucket | undefined;
 }
 
+/**
+ * Where a caller keeps the bucket its key's last request went to (the meter keeps one per key of
+ * the snapshot): a request of the same policy, status and hour then adds to it without a map
+ * lookup. It is good while no bucket has been sealed or handed over since (`generation`).
+ */
+export interface BucketHint {
+  bucket: Bucket | undefined;
+  generation: number;
+}
+
 const HOUR_MS = 3_600_000;
 /** Wire protocol section 4: live merging puts at most 10,000 requests in one item. */
 export const MAX_LIVE_COUNT = 10_000;
@@ -66,6 +76,8 @@ export class Recorder {
   /** Sealed buckets waiting for Gatehouse to acknowledge them. */
   readonly sealed = new Map<string, Bucket>();
   #dirty: Bucket[] = [];
+  /** Changes whenever an open bucket stops being open (sealed, handed over): hints older than it are stale. */
+  #generation = 0;
   #requests = 0;
   #openBuckets = 0;
   /** How many times this recorder handed its committed usage over (see handOver). */
@@ -98,11 +110,22 @@ export class Recorder {
     return this.#hour;
   }
 
-  record(keyId: string, policyId: string | null, status: number, at: number, chargeMicro: number, customerId: string): void {
-    this.#add(keyId, policyId, status, this.#hourOf(at), 1, chargeMicro, customerId);
+  /** Records one finished request; `hint`, when given, is read and updated (see BucketHint). */
+  record(keyId: string, policyId: string | null, status: number, at: number, chargeMicro: number, customerId: string, hint?: BucketHint): void {
+    const hour = this.#hourOf(at);
+    const last = hint?.bucket;
+    if (last !== undefined && hint!.generation === this.#generation && last.status === status && last.policyId === policyId && last.hour === hour && last.count < MAX_LIVE_COUNT) {
+      this.#grow(last, 1, chargeMicro);
+      return;
+    }
+    const bucket = this.#add(keyId, policyId, status, hour, 1, chargeMicro, customerId);
+    if (hint) {
+      hint.bucket = bucket;
+      hint.generation = this.#generation;
+    }
   }
 
-  #add(keyId: string, policyId: string | null, status: number, hour: string, count: number, chargeMicro: number, customerId: string): void {
+  #add(keyId: string, policyId: string | null, status: number, hour: string, count: number, chargeMicro: number, customerId: string): Bucket {
     const newest = this.#open.get(keyId);
     let bucket = newest;
     while (bucket !== undefined && !(bucket.status === status && bucket.policyId === policyId && bucket.hour === hour)) bucket = bucket.next;
@@ -112,6 +135,11 @@ export class Recorder {
       this.#open.set(keyId, bucket);
       this.#openBuckets++;
     }
+    this.#grow(bucket, count, chargeMicro);
+    return bucket;
+  }
+
+  #grow(bucket: Bucket, count: number, chargeMicro: number): void {
     bucket.count += count;
     bucket.chargeMicro += chargeMicro;
     this.#requests += count;
@@ -132,6 +160,7 @@ export class Recorder {
     full.next = undefined;
     this.sealed.set(full.key, full);
     this.#openBuckets--;
+    this.#generation++;
   }
 
   /** Buckets with requests not yet committed; the caller commits them and marks them so. */
@@ -177,6 +206,7 @@ export class Recorder {
     }
     this.#open.clear();
     this.#openBuckets = 0;
+    this.#generation++;
     return [...this.sealed.values()];
   }
 
@@ -197,6 +227,7 @@ export class Recorder {
   handOver(): Bucket[] {
     const all = [...this.live()];
     this.handOvers++;
+    this.#generation++;
     this.#open.clear();
     this.sealed.clear();
     this.#dirty = [];
