@@ -25,7 +25,7 @@ const [kind, variant] = process.argv.slice(2) as [ServerKind, Variant];
 const gatehouse = fakeGatehouse({ customers: 1_000, keysPerCustomer: 2 });
 const errors: string[] = [];
 const journalDir = variant === 'journal' ? mkdtempSync(join(tmpdir(), 'gh-bench-http-')) : null;
-const meter = variant === 'bare' ? null : createMeter({ secret: 'mas_bench', baseUrl: 'http://gatehouse.invalid', fetch: gatehouse.fetch, journalDir, ...(process.env.BENCH_COMMIT_MS ? { commitIntervalMs: Number(process.env.BENCH_COMMIT_MS) } : {}), onError: (e) => errors.push(e.message) });
+const meter = variant === 'bare' ? null : createMeter({ secret: 'mas_bench', baseUrl: 'http://gatehouse.invalid', fetch: gatehouse.fetch, journalDir, ...(process.env.BENCH_COMMIT_MS ? { commitIntervalMs: Number(process.env.BENCH_COMMIT_MS) } : {}), ...(process.env.BENCH_FSYNC_MS ? { fsyncIntervalMs: Number(process.env.BENCH_FSYNC_MS) } : {}), onError: (e) => errors.push(e.message) });
 await meter?.ready;
 
 const hello = (_req: IncomingMessage, res: ServerResponse) => {

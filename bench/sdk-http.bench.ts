@@ -4,26 +4,34 @@
 //
 // Each server runs in a child process (bench/sdk-http-server.ts) on 127.0.0.1, autocannon in this
 // one: bare, the SDK with its defaults (journal on disk), and the SDK with journalDir: null, which
-// shows what the journal costs. The three run side by side and are measured in turn, a few seconds
-// each, over many rounds; each round's ratio compares with the bare server of the same moment, and
-// the medians are reported. Every request carries one of the 2,000 keys of the fake Gatehouse's
-// snapshot, in turn, so no two requests in a row share a usage bucket (each group commit, every
-// commitIntervalMs, journals one record per request's bucket; they merge only across the delivery
-// interval). BENCH_COMMIT_MS sets commitIntervalMs in the servers, to compare intervals. The fake
-// Gatehouse answers usage reports inside the server process: its own small share of CPU counts
-// against the SDK. Latency is taken per response (autocannon's histogram keeps whole milliseconds
-// only); the server's CPU time per request is read from its process, and unlike requests per second
-// it does not depend on how fast the load generator is.
-import { fork, type ChildProcess } from 'node:child_process';
+// shows what the journal costs. Where `taskset` is there, autocannon keeps the first CPU and every
+// server the last one, with all its threads (the SDK's journal I/O included), so a server's
+// requests per second are those of one core and the load generator never competes with it.
+//
+// Two kinds of noise are fought: identical processes differ by up to ±5 % in speed (where the
+// heap and code land), so each variant runs in BENCH_HTTP_PROCESSES processes (3); and a shared
+// machine's speed drifts, so all of them run side by side and are measured in turn, a few seconds
+// each, over many rounds, each round comparing a variant's processes with the bare ones of the
+// same moment; the medians of those per-round ratios are reported. Every request carries one of
+// the 2,000 keys of the fake Gatehouse's snapshot, in turn, so no two requests in a row share a
+// usage bucket (each group commit journals one record per request's bucket; they merge only
+// across the delivery interval). BENCH_COMMIT_MS sets commitIntervalMs in the servers and
+// BENCH_FSYNC_MS fsyncIntervalMs, to compare settings. The fake Gatehouse answers usage reports
+// inside the server process: its own small share of CPU counts against the SDK. Latency is taken
+// per response (autocannon's histogram keeps whole milliseconds only); the server's CPU time per
+// request is read from its process, and unlike requests per second it does not depend on how fast
+// the load generator is.
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import type { ServerKind, ServerMessage, Variant } from './sdk-http-server.js';
 import { buildSdk, fmt, median } from './sdk-support.js';
 
-const SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 3);
+const SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 1);
 const WARMUP_SECONDS = Number(process.env.BENCH_HTTP_WARMUP_SECONDS ?? 2);
-const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 9);
+const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 10);
+const PROCESSES = Number(process.env.BENCH_HTTP_PROCESSES ?? 3);
 const CONNECTIONS = 10;
 
 interface Run {
@@ -37,6 +45,17 @@ interface Run {
 
 function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** Pins a process (all its threads) to one CPU, when taskset is there and there are two CPUs or more. */
+function pin(pid: number, cpu: number): boolean {
+  if (process.env.BENCH_HTTP_PIN === '0' || cpus().length < 2) return false;
+  try {
+    execFileSync('taskset', ['-a', '-cp', String(cpu), String(pid)], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function nextMessage(child: ChildProcess, type: ServerMessage['type']): Promise<ServerMessage> {
@@ -74,17 +93,19 @@ async function cpuOf(child: ChildProcess): Promise<number> {
 }
 
 interface Server {
+  variant: Variant;
   child: ChildProcess;
   port: number;
   keys: string[];
 }
 
-async function startServer(kind: ServerKind, variant: Variant): Promise<Server> {
+async function startServer(kind: ServerKind, variant: Variant, serverCpu: number): Promise<Server> {
   const child = fork(fileURLToPath(new URL('./sdk-http-server.ts', import.meta.url)), [kind, variant], { execArgv: ['--import', 'tsx'] });
   const listening = await nextMessage(child, 'listening');
   if (listening.type !== 'listening') throw new Error('unexpected message');
+  pin(child.pid!, serverCpu);
   await load(listening.port, listening.keys, WARMUP_SECONDS);
-  return { child, port: listening.port, keys: listening.keys };
+  return { variant, child, port: listening.port, keys: listening.keys };
 }
 
 async function measure(server: Server): Promise<Run> {
@@ -93,12 +114,12 @@ async function measure(server: Server): Promise<Run> {
   return { ...loaded, cpuUs: ((await cpuOf(server.child)) - cpuBefore) / loaded.requests };
 }
 
-async function stopServer(server: Server, variant: Variant): Promise<void> {
+async function stopServer(server: Server): Promise<void> {
   const stopped = nextMessage(server.child, 'stopped');
   server.child.send('stop');
   const report = await stopped;
   if (server.child.exitCode === null) server.child.kill();
-  if (report.type === 'stopped' && variant !== 'bare') {
+  if (report.type === 'stopped' && server.variant !== 'bare') {
     // Every answered request was admitted and reported once; warm-up included.
     if (report.errors.length) throw new Error(`meter errors: ${report.errors.join('; ')}`);
     if (report.denied || report.reported !== report.admitted) throw new Error(`${report.admitted} admitted, ${report.denied} denied, ${report.reported} reported`);
@@ -111,24 +132,40 @@ const variants: [Variant, string][] = [
   ['journal', 'SDK, journal (default)'],
   ['memory', 'SDK, journalDir: null'],
 ];
-console.log(`hello world on 127.0.0.1, ${CONNECTIONS} connections, ${SECONDS} s per run after ${WARMUP_SECONDS} s of warm-up, median of ${ROUNDS} rounds; ${cpus().length} CPUs, load average ${loadavg().map((l) => fmt(l, 1)).join(' ')}`);
+const serverCpu = cpus().length - 1;
+const pinned = pin(process.pid, 0);
+console.log(
+  `hello world on 127.0.0.1, ${CONNECTIONS} connections, ${SECONDS} s per run after ${WARMUP_SECONDS} s of warm-up, ${PROCESSES} processes per variant, ` +
+    `${ROUNDS} rounds; ${cpus().length} CPUs, ${pinned ? `autocannon on CPU 0 and the servers on CPU ${serverCpu}` : 'not pinned'}, load average ${loadavg().map((l) => fmt(l, 1)).join(' ')}`,
+);
 for (const [kind, label] of [['node', 'node:http, withMeter'], ['fastify', 'Fastify, gatehousePlugin']] as const) {
   const runs = Object.fromEntries(variants.map(([variant]) => [variant, [] as Run[]])) as Record<Variant, Run[]>;
-  // The three servers run side by side and are measured in turn, a few seconds each, round after
-  // round: on a shared machine the load of other work drifts slowly, so runs close in time are
-  // comparable, and each round's ratio compares the SDK with the bare server of the same moment.
-  const servers = [] as Server[];
-  for (const [variant] of variants) servers.push(await startServer(kind, variant));
+  /** Per variant: its requests per second over the bare server's, for each trio measured back to back. */
+  const ratios = Object.fromEntries(variants.map(([variant]) => [variant, [] as number[]])) as Record<Variant, number[]>;
+  /** One trio per process number: a bare server and one of each SDK variant. */
+  const trios: Server[][] = [];
+  for (let p = 0; p < PROCESSES; p++) {
+    const trio: Server[] = [];
+    for (const [variant] of variants) trio.push(await startServer(kind, variant, serverCpu));
+    trios.push(trio);
+  }
   try {
     for (let round = 0; round < ROUNDS; round++) {
-      // The order turns each round, so no variant always runs first or last.
-      for (let i = 0; i < variants.length; i++) {
-        const v = (i + round) % variants.length;
-        runs[variants[v]![0]].push(await measure(servers[v]!));
+      for (let p = 0; p < PROCESSES; p++) {
+        const trio = trios[(p + round) % PROCESSES]!;
+        const rps: number[] = [];
+        // Back to back, in an order that turns each round: no variant always runs first or last.
+        for (let i = 0; i < trio.length; i++) {
+          const v = (i + round) % trio.length;
+          const run = await measure(trio[v]!);
+          runs[variants[v]![0]].push(run);
+          rps[v] = run.rps;
+        }
+        for (let v = 1; v < trio.length; v++) ratios[variants[v]![0]].push((100 * rps[v]!) / rps[0]!);
       }
     }
   } finally {
-    for (let v = 0; v < variants.length; v++) await stopServer(servers[v]!, variants[v]![0]);
+    for (const server of trios.flat()) await stopServer(server);
   }
   const of = (variant: Variant, field: keyof Run) => median(runs[variant].map((r) => r[field]));
   console.log(`\n${label}`);
@@ -138,15 +175,17 @@ for (const [kind, label] of [['node', 'node:http, withMeter'], ['fastify', 'Fast
       const difference = of(variant, field) - of('bare', field);
       return variant === 'bare' ? '' : `(${difference < 0 ? '' : '+'}${fmt(difference, digits)})`;
     };
+    const share = variant === 'bare' ? '100.0 %' : `${fmt(median(ratios[variant]), 1)} %`;
     console.log(
-      `  ${name.padEnd(24)} ${fmt(of(variant, 'rps'), 0).padStart(8)} ${`${fmt((100 * of(variant, 'rps')) / of('bare', 'rps'), 1)} %`.padStart(10)}` +
+      `  ${name.padEnd(24)} ${fmt(of(variant, 'rps'), 0).padStart(8)} ${share.padStart(10)}` +
         `   ${fmt(of(variant, 'p50'), 3)} ${added('p50', 3).padEnd(10)}   ${fmt(of(variant, 'p99'), 3)} ${added('p99', 3).padEnd(10)}` +
         `   ${fmt(of(variant, 'cpuUs'), 1).padStart(6)} ${added('cpuUs', 1)}`,
     );
   }
   for (const [variant, name] of variants.slice(1)) {
-    const ratios = runs[variant].map((r, i) => (100 * r.rps) / runs.bare[i]!.rps);
-    console.log(`  ${name}: median of per-round ratios ${fmt(median(ratios), 1)} % (rounds: ${ratios.map((r) => fmt(r, 0)).join(', ')})`);
+    const sorted = [...ratios[variant]].sort((a, b) => a - b);
+    const quartile = (q: number) => fmt(sorted[Math.floor(q * (sorted.length - 1))]!, 0);
+    console.log(`  ${name}: % of bare over ${sorted.length} trios: quartiles ${quartile(0.25)}, ${quartile(0.5)}, ${quartile(0.75)} (range ${quartile(0)}..${quartile(1)})`);
   }
-  console.log('  goal: >= 90 % of the bare server\'s requests per second');
+  console.log('  % of bare: median over trios (a bare server and one of each SDK variant measured back to back) of req/s over the bare one\'s; goal: >= 90 %');
 }
