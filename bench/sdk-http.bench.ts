@@ -9,7 +9,7 @@
 // requests per second are those of one core and the load generator never competes with it.
 //
 // Two kinds of noise are fought: identical processes differ by up to ±5 % in speed (where the
-// heap and code land), so each variant runs in BENCH_HTTP_PROCESSES processes (3); and a shared
+// heap and code land), so each variant runs in BENCH_HTTP_PROCESSES processes (5); and a shared
 // machine's speed drifts, so all of them run side by side and are measured in turn, a few seconds
 // each, over many rounds, each round comparing a variant's processes with the bare ones of the
 // same moment; the medians of those per-round ratios are reported. Every request carries one of
@@ -29,9 +29,9 @@ import type { ServerKind, ServerMessage, Variant } from './sdk-http-server.js';
 import { buildSdk, fmt, median } from './sdk-support.js';
 
 const SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 1);
-const WARMUP_SECONDS = Number(process.env.BENCH_HTTP_WARMUP_SECONDS ?? 2);
-const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 10);
-const PROCESSES = Number(process.env.BENCH_HTTP_PROCESSES ?? 3);
+const WARMUP_SECONDS = Number(process.env.BENCH_HTTP_WARMUP_SECONDS ?? 5);
+const ROUNDS = Number(process.env.BENCH_HTTP_ROUNDS ?? 8);
+const PROCESSES = Number(process.env.BENCH_HTTP_PROCESSES ?? 5);
 const CONNECTIONS = 10;
 
 interface Run {
