@@ -14,8 +14,11 @@ export function gatehouse(meter: Meter) {
     if (!decision.ok) return sendDenial(res, decision);
     req.gatehouse = decision.customer;
     // The rest of the chain runs inside next() as far as it can without waiting.
-    next();
-    finishWhenAnswered(res, decision);
+    try {
+      next();
+    } finally {
+      finishWhenAnswered(res, decision);
+    }
   };
   return (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void => {
     const decision = admitNode(meter, req);

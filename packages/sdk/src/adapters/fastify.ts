@@ -39,8 +39,11 @@ export function gatehousePlugin(meter: Meter) {
     request.gatehouse = decision.customer;
     // The route runs inside done() as far as it can without waiting: a synchronous handler has
     // answered when it returns. Fastify writes every answer's head through the raw writeHead.
-    done();
-    finishWhenAnswered(reply.raw, decision);
+    try {
+      done();
+    } finally {
+      finishWhenAnswered(reply.raw, decision);
+    }
   };
   const plugin = async (app: FastifyLike) => {
     app.decorateRequest('gatehouse', null);
