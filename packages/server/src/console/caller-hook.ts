@@ -1,9 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Problem } from '../platform/errors.js';
-import type { AccountsService } from './auth/accounts.js';
+import type { AccountsService } from '../accounts/accounts.js';
 import type { Caller } from './caller.js';
 import { SESSION_COOKIE } from './http.js';
-import type { WorkspaceService } from './workspaces/service.js';
+import type { WorkspaceService } from '../workspaces/service.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 

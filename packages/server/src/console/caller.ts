@@ -1,6 +1,6 @@
-import type { SessionUser } from './auth/accounts.js';
-import type { Actor } from './audit/service.js';
-import type { InvitableRole } from './workspaces/tables.js';
+import type { SessionUser } from '../accounts/accounts.js';
+import type { Actor } from '../audit/service.js';
+import type { InvitableRole } from '../workspaces/tables.js';
 
 export interface WorkspaceKeyCaller {
   id: string;

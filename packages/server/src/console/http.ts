@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Problem } from '../platform/errors.js';
-import type { ClientInfo } from './auth/accounts.js';
+import type { ClientInfo } from '../accounts/accounts.js';
 import type { Caller } from './caller.js';
 
 export const SESSION_COOKIE = 'gh_session';

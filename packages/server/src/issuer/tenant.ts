@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ApiRow, ApiService } from '../console/apis/service.js';
+import type { ApiRow, ApiService } from '../apis/service.js';
 import type { Clock } from '../platform/clock.js';
 import type { Db } from '../platform/db/database.js';
 import { findApiAndSettingsBySlug } from './registry/lookups.js';

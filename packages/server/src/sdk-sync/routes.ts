@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { ApiRow, ApiService } from '../console/apis/service.js';
+import type { ApiRow, ApiService } from '../apis/service.js';
 import type { SnapshotService } from './snapshot.js';
 import type { UsageService } from './usage.js';
 

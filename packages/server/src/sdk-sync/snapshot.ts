@@ -4,7 +4,7 @@ import type { Clock } from '../platform/clock.js';
 import { DAY, HOUR } from '../platform/clock.js';
 import type { Db } from '../platform/db/database.js';
 import { isoDay, monthStart, nextMonthStart } from '../platform/period.js';
-import type { ApiRow, ApiService } from '../console/apis/service.js';
+import type { ApiRow, ApiService } from '../apis/service.js';
 import * as q from './queries.js';
 import { toWireCustomer } from './wire-customer.js';
 

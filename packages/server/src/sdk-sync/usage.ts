@@ -5,9 +5,9 @@ import { BoundedCache } from '../platform/bounded-cache.js';
 import type { Db, Trx } from '../platform/db/database.js';
 import { newId } from '../platform/ids.js';
 import { isoDay, monthStart } from '../platform/period.js';
-import type { ApiService } from '../console/apis/service.js';
-import type { LedgerService } from '../console/ledger/service.js';
-import type { UsagePosting } from '../console/ledger/queries.js';
+import type { ApiService } from '../apis/service.js';
+import type { LedgerService } from '../ledger/service.js';
+import type { UsagePosting } from '../ledger/queries.js';
 import * as q from './queries.js';
 import { parseUsageItem, samePayload, type ValidItem } from './usage-items.js';
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { effectiveLimits, planInForce, sameTerms } from '../../src/console/customers/effective.js';
+import { effectiveLimits, planInForce, sameTerms } from '../../src/customers/effective.js';
 
 const api = { price_per_request_micro: 1000, rps: 10, monthly_quota: 0, billable_status_codes: [201, 200] };
 const none = { price_per_request_micro: null, rps: null, monthly_quota: null };

@@ -3,7 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { PeopleDirectory } from '../../issuer/people/directory.js';
 import type { RegistryService } from '../../issuer/registry/service.js';
 import { unwrap } from '../../platform/errors.js';
-import { ApiParams } from '../apis/schemas.js';
+import { ApiParams } from '../../apis/schemas.js';
 import { DEFAULT_PAGE_SIZE, withProblems } from '../common-schemas.js';
 import { requireCaller } from '../http.js';
 import * as s from './schemas.js';

@@ -1,5 +1,5 @@
-import type { ApiService } from '../../console/apis/service.js';
-import type { AuditService } from '../../console/audit/service.js';
+import type { ApiService } from '../../apis/service.js';
+import type { AuditService } from '../../audit/service.js';
 import { actorOf, type Caller } from '../../console/caller.js';
 import type { Clock } from '../../platform/clock.js';
 import { decodeCursor, pageOf } from '../../platform/cursor.js';

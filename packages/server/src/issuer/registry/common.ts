@@ -1,7 +1,7 @@
 // What the console's registry services share: their dependencies, client secrets, and the audit
 // event every change writes in its own transaction (DESIGN 9).
-import type { ApiRow, ApiService } from '../../console/apis/service.js';
-import type { AuditService } from '../../console/audit/service.js';
+import type { ApiRow, ApiService } from '../../apis/service.js';
+import type { AuditService } from '../../audit/service.js';
 import { actorOf, type Caller } from '../../console/caller.js';
 import type { Clock } from '../../platform/clock.js';
 import { DAY } from '../../platform/clock.js';

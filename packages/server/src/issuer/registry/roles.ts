@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import { isUniqueViolation } from '../../platform/db/errors.js';
-import type { ApiRow } from '../../console/apis/service.js';
+import type { ApiRow } from '../../apis/service.js';
 import type { Caller } from '../../console/caller.js';
 import type { Trx } from '../../platform/db/database.js';
 import { fail, ok, Problem, type ErrorDetail, type Result } from '../../platform/errors.js';

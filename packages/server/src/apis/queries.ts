@@ -1,0 +1,44 @@
+import type { Insertable, Updateable } from 'kysely';
+import type { Db, Trx } from '../platform/db/database.js';
+import type { ApisTable } from './tables.js';
+
+type Executor = Db | Trx;
+
+export async function insertApi(trx: Trx, row: Insertable<ApisTable>) {
+  return trx.insertInto('apis').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+export function findApi(db: Executor, id: string) {
+  return db.selectFrom('apis').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findApiBySlug(db: Executor, slug: string) {
+  return db.selectFrom('apis').selectAll().where('slug', '=', slug).executeTakeFirst();
+}
+
+export async function slugTaken(db: Executor, slug: string): Promise<boolean> {
+  return (await db.selectFrom('apis').select('id').where('slug', '=', slug).executeTakeFirst()) !== undefined;
+}
+
+export function apisOfWorkspace(db: Executor, workspaceId: string) {
+  return db.selectFrom('apis').selectAll().where('workspace_id', '=', workspaceId).orderBy('created_at').orderBy('id').execute();
+}
+
+export async function updateApi(trx: Executor, id: string, changes: Updateable<ApisTable>) {
+  return trx.updateTable('apis').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function deleteApi(trx: Trx, id: string) {
+  await trx.deleteFrom('apis').where('id', '=', id).execute();
+}
+
+/** The API a presented SDK secret belongs to: the current secret, or the previous one in its grace. */
+export function findApiBySecretHash(db: Db, hash: string, now: Date) {
+  return db
+    .selectFrom('apis')
+    .selectAll()
+    .where((eb) =>
+      eb.or([eb('sdk_secret_hash', '=', hash), eb.and([eb('previous_secret_hash', '=', hash), eb('previous_secret_valid_until', '>', now)])]),
+    )
+    .executeTakeFirst();
+}

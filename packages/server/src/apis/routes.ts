@@ -1,0 +1,72 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { unwrap } from '../platform/errors.js';
+import { withProblems } from '../console/common-schemas.js';
+import { requireCaller } from '../console/http.js';
+import { WorkspaceParams } from '../workspaces/schemas.js';
+import * as s from './schemas.js';
+import type { ApiService } from './service.js';
+
+export function apiRoutes(apis: ApiService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const tags = ['apis'];
+    const params = s.ApiParams;
+
+    app.get('/workspaces/:ws/apis', {
+      schema: { tags, summary: "The workspace's APIs", params: WorkspaceParams, response: withProblems({ 200: Type.Object({ apis: Type.Array(s.ApiSummary) }) }) },
+    }, async (request) => ({ apis: await apis.listSummaries(requireCaller(request), request.params.ws) }));
+
+    app.post('/workspaces/:ws/apis', {
+      schema: { tags, summary: 'Register an API (editor); answers the SDK secret', params: WorkspaceParams, body: s.CreateAPIInBody, response: withProblems({ 200: s.CreatedAPIBody }, 409) },
+    }, async (request) => unwrap(await apis.create(requireCaller(request), request.params.ws, request.body)));
+
+    app.get('/slugs/:slug', {
+      schema: { tags, summary: 'Whether a slug is free, and why not', params: Type.Object({ slug: Type.String({ maxLength: 100 }) }), response: withProblems({ 200: s.SlugBody }) },
+    }, async (request) => {
+      requireCaller(request);
+      return apis.checkSlug(request.params.slug);
+    });
+
+    app.get('/platform/plans', {
+      schema: { tags, summary: 'Plans of the platform an API can be on', response: withProblems({ 200: Type.Object({ plans: Type.Array(s.PlatformPlanOut) }) }) },
+    }, async (request) => {
+      requireCaller(request);
+      return { plans: apis.platformPlans.list.map((plan) => apis.platformPlans.toOut(plan, false)) };
+    });
+
+    app.get('/apis/:api', {
+      schema: { tags, summary: 'An API and its settings', params, response: withProblems({ 200: s.ApiOut }) },
+    }, async (request) => apis.get(requireCaller(request), request.params.api));
+
+    app.patch('/apis/:api', {
+      schema: { tags, summary: 'Change settings (editor)', params, body: s.UpdateAPIInBody, response: withProblems({ 200: s.ApiOut }) },
+    }, async (request) => apis.update(requireCaller(request), request.params.api, request.body));
+
+    app.delete('/apis/:api', {
+      schema: { tags, summary: 'Delete an API with its customers and ledger (admin)', params, response: withProblems({ 204: Type.Null() }) },
+    }, async (request, reply) => {
+      await apis.remove(requireCaller(request), request.params.api);
+      return reply.status(204).send(null);
+    });
+
+    app.get('/apis/:api/secret', {
+      schema: { tags, summary: 'Reveal the SDK secret (admin)', params, response: withProblems({ 200: s.SecretBody }) },
+    }, async (request) => ({ secret: await apis.revealSecret(requireCaller(request), request.params.api) }));
+
+    app.post('/apis/:api/secret/rotate', {
+      schema: { tags, summary: 'Rotate the SDK secret (admin); the old one works grace_hours more', params, body: s.RotateInBody, response: withProblems({ 200: s.SecretBody }) },
+    }, async (request) => ({ secret: await apis.rotateSecret(requireCaller(request), request.params.api, request.body.grace_hours) }));
+
+    app.put('/apis/:api/logo', {
+      schema: { tags, summary: 'Set the logo (https address)', params, body: s.LogoBody, response: withProblems({ 200: s.ApiOut }) },
+    }, async (request) => apis.setLogo(requireCaller(request), request.params.api, request.body.logo_url));
+
+    app.post('/apis/:api/suspend', {
+      schema: { tags, summary: 'Suspend the API: every customer is refused until it resumes (admin)', params, body: s.SuspendInBody, response: withProblems({ 200: s.ApiOut }) },
+    }, async (request) => apis.setStatus(requireCaller(request), request.params.api, 'suspended', request.body.reason ?? null));
+
+    app.post('/apis/:api/resume', {
+      schema: { tags, summary: 'Resume a suspended API (admin)', params, response: withProblems({ 200: s.ApiOut }) },
+    }, async (request) => apis.setStatus(requireCaller(request), request.params.api, 'active', null));
+  };
+}

@@ -1,0 +1,163 @@
+import { sql, type Insertable, type Updateable } from 'kysely';
+import type { Db, Trx } from '../platform/db/database.js';
+import type { CustomerKeysTable, CustomersTable, CustomerStatus, UsagePoliciesTable } from './tables.js';
+
+type Executor = Db | Trx;
+
+export async function insertCustomer(trx: Trx, row: Insertable<CustomersTable>) {
+  return trx.insertInto('customers').values(row).returningAll().executeTakeFirstOrThrow();
+}
+
+/** A customer of one API: the API id is part of every lookup, so another API's customer is not found. */
+export function findCustomer(db: Executor, apiId: string, customerId: string) {
+  return db.selectFrom('customers').selectAll().where('api_id', '=', apiId).where('id', '=', customerId).executeTakeFirst();
+}
+
+/** Holds the API row until the transaction ends: customer creation and the test key queue on it. */
+export function findTestCustomer(db: Executor, apiId: string) {
+  return db.selectFrom('customers').selectAll().where('api_id', '=', apiId).where('is_test', '=', true).executeTakeFirst();
+}
+
+export async function updateCustomer(trx: Executor, apiId: string, customerId: string, changes: Updateable<CustomersTable>) {
+  return trx.updateTable('customers').set(changes).where('api_id', '=', apiId).where('id', '=', customerId).returningAll().executeTakeFirstOrThrow();
+}
+
+export async function countRealCustomers(db: Executor, apiId: string): Promise<number> {
+  const row = await db.selectFrom('customers').select((eb) => eb.fn.countAll<number>().as('n')).where('api_id', '=', apiId).where('is_test', '=', false).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+export async function countCustomersByApi(db: Executor, apiIds: string[]) {
+  if (!apiIds.length) return [];
+  return db
+    .selectFrom('customers')
+    .select(['api_id', (eb) => eb.fn.countAll<number>().as('n')])
+    .where('api_id', 'in', apiIds)
+    .where('is_test', '=', false)
+    .groupBy('api_id')
+    .execute();
+}
+
+export interface CustomerPageOptions {
+  before: { at: Date; id: string } | null;
+  status: CustomerStatus | null;
+  search: string | null;
+  limit: number;
+  month: string;
+}
+
+/** Newest first, keyed on (created_at, id): rows added while paging never shift a page. */
+export function customerPage(db: Db, apiId: string, options: CustomerPageOptions) {
+  let query = db
+    .selectFrom('customers as c')
+    .leftJoin('plans as p', 'p.id', 'c.plan_id')
+    .leftJoin('customer_usage_months as m', (join) => join.onRef('m.customer_id', '=', 'c.id').on('m.month', '=', options.month))
+    .selectAll('c')
+    .select(['p.name as plan_name', sql<number>`coalesce(m.requests, 0)`.as('month_requests')])
+    .where('c.api_id', '=', apiId);
+  if (options.status) query = query.where('c.status', '=', options.status);
+  if (options.search) {
+    const pattern = `%${options.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    query = query.where((eb) => eb.or([eb('c.name', 'ilike', pattern), eb('c.email', 'ilike', pattern)]));
+  }
+  if (options.before) {
+    const { at, id } = options.before;
+    query = query.where((eb) => eb.or([eb('c.created_at', '<', at), eb.and([eb('c.created_at', '=', at), eb('c.id', '<', id)])]));
+  }
+  return query.orderBy('c.created_at', 'desc').orderBy('c.id', 'desc').limit(options.limit).execute();
+}
+
+export async function monthRequestsOf(db: Executor, customerId: string, month: string): Promise<number> {
+  const row = await db.selectFrom('customer_usage_months').select('requests').where('customer_id', '=', customerId).where('month', '=', month).executeTakeFirst();
+  return row?.requests ?? 0;
+}
+
+export function planOf(db: Executor, apiId: string, planId: string) {
+  return db.selectFrom('plans').selectAll().where('api_id', '=', apiId).where('id', '=', planId).executeTakeFirst();
+}
+
+/** What a policy refresh needs of every customer of an API (or of some of them). */
+export function customersForPolicies(trx: Trx, apiId: string, customerIds: string[] | null) {
+  let query = trx
+    .selectFrom('customers as c')
+    .leftJoin('plans as p', 'p.id', 'c.plan_id')
+    .leftJoin('usage_policies as u', 'u.id', 'c.usage_policy_id')
+    .select([
+      'c.id',
+      'c.plan_id',
+      'c.plan_source',
+      'c.subscription_status',
+      'c.custom_rps',
+      'c.custom_price_per_request_micro',
+      'c.custom_monthly_quota',
+      'p.rps as plan_rps',
+      'p.price_per_request_micro as plan_price_per_request_micro',
+      'p.monthly_quota as plan_monthly_quota',
+      'u.id as policy_id',
+      'u.rps as policy_rps',
+      'u.price_per_request_micro as policy_price_per_request_micro',
+      'u.monthly_quota as policy_monthly_quota',
+      'u.source as policy_source',
+      'u.billing_model as policy_billing_model',
+      'u.billable_status_codes as policy_billable_status_codes',
+    ])
+    .where('c.api_id', '=', apiId)
+    // Locked in id order, as usage ingestion locks them: a change of terms during a report then
+    // waits for it instead of deadlocking (PostgreSQL answered 500 to one of the two).
+    .orderBy('c.id')
+    .forUpdate('c');
+  if (customerIds) query = query.where('c.id', 'in', customerIds.length ? customerIds : ['']);
+  return query.execute();
+}
+
+export async function insertPolicies(trx: Trx, rows: Insertable<UsagePoliciesTable>[]) {
+  if (rows.length) await trx.insertInto('usage_policies').values(rows).execute();
+}
+
+/** Points customers at their new policies, in one statement. */
+export async function assignPolicies(trx: Trx, apiId: string, pairs: { customerId: string; policyId: string }[]) {
+  if (!pairs.length) return;
+  const values = sql.join(pairs.map((p) => sql`(${p.customerId}, ${p.policyId}::uuid)`));
+  await sql`update customers c set usage_policy_id = v.policy_id from (values ${values}) as v(customer_id, policy_id)
+    where c.id = v.customer_id and c.api_id = ${apiId}`.execute(trx);
+}
+
+export function findPolicy(db: Executor, policyId: string) {
+  return db.selectFrom('usage_policies').selectAll().where('id', '=', policyId).executeTakeFirst();
+}
+
+export async function insertKey(trx: Trx, row: Insertable<CustomerKeysTable>) {
+  await trx.insertInto('customer_keys').values(row).execute();
+}
+
+export function activeKeysOf(db: Executor, apiId: string, customerId: string) {
+  return db
+    .selectFrom('customer_keys')
+    .select(['id', 'name', 'prefix', 'created_at', 'last_used_at'])
+    .where('api_id', '=', apiId)
+    .where('customer_id', '=', customerId)
+    .where('revoked_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export function revokeKey(trx: Trx, apiId: string, customerId: string, keyId: string, at: Date) {
+  return trx
+    .updateTable('customer_keys')
+    .set({ revoked_at: at })
+    .where('api_id', '=', apiId)
+    .where('customer_id', '=', customerId)
+    .where('id', '=', keyId)
+    .where('revoked_at', 'is', null)
+    .returning(['id', 'name', 'prefix'])
+    .executeTakeFirst();
+}
+
+export async function revokeOpenInvites(trx: Trx, apiId: string, email: string, at: Date) {
+  await trx.updateTable('customer_invites').set({ revoked_at: at }).where('api_id', '=', apiId).where('email', '=', email).where('accepted_at', 'is', null).where('revoked_at', 'is', null).execute();
+}
+
+export async function insertInvite(trx: Trx, row: { id: string; api_id: string; email: string; invited_by: string; created_at: Date }) {
+  await trx.insertInto('customer_invites').values({ ...row, accepted_at: null, revoked_at: null }).execute();
+}

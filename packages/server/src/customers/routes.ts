@@ -1,0 +1,53 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { unwrap } from '../platform/errors.js';
+import { ApiParams } from '../apis/schemas.js';
+import { DEFAULT_PAGE_SIZE, SentBody, withProblems } from '../console/common-schemas.js';
+import { requireCaller } from '../console/http.js';
+import * as s from './schemas.js';
+import type { CustomerService } from './service.js';
+
+export function customerRoutes(customers: CustomerService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const tags = ['customers'];
+
+    app.get('/apis/:api/customers', {
+      schema: { tags, summary: 'Customers, newest first, with a cursor', params: ApiParams, querystring: s.CustomersQuery, response: withProblems({ 200: s.CustomersBody }) },
+    }, async (request) => customers.list(requireCaller(request), request.params.api, { ...request.query, limit: request.query.limit ?? DEFAULT_PAGE_SIZE }));
+
+    app.post('/apis/:api/customers', {
+      schema: { tags, summary: 'Add a customer by hand (editor)', params: ApiParams, body: s.NewCustomerInBody, response: withProblems({ 200: s.CustomerDetail }, 402) },
+    }, async (request) => unwrap(await customers.create(requireCaller(request), request.params.api, request.body)));
+
+    app.post('/apis/:api/customers/invite', {
+      schema: { tags, summary: 'Invite someone to become a customer (editor)', params: ApiParams, body: s.InviteCustomerInBody, response: withProblems({ 200: SentBody }) },
+    }, async (request) => customers.invite(requireCaller(request), request.params.api, request.body.email));
+
+    app.get('/apis/:api/customers/:id', {
+      schema: { tags, summary: 'A customer with effective limits, keys and members', params: s.CustomerParams, response: withProblems({ 200: s.CustomerDetail }) },
+    }, async (request) => customers.get(requireCaller(request), request.params.api, request.params.id));
+
+    app.patch('/apis/:api/customers/:id', {
+      schema: { tags, summary: 'Approve, suspend, reactivate; notes; assign a plan by hand (editor)', params: s.CustomerParams, body: s.UpdateCustomerInBody, response: withProblems({ 200: s.CustomerDetail }, 409) },
+    }, async (request) => customers.update(requireCaller(request), request.params.api, request.params.id, request.body));
+
+    app.put('/apis/:api/customers/:id/limits', {
+      schema: { tags, summary: 'Set custom limits (editor)', params: s.CustomerParams, body: s.LimitsBody, response: withProblems({ 200: s.CustomerDetail }) },
+    }, async (request) => customers.setLimits(requireCaller(request), request.params.api, request.params.id, request.body));
+
+    app.post('/apis/:api/customers/:id/keys', {
+      schema: { tags, summary: 'Make a key for a customer (editor); shown once', params: s.CustomerParams, body: s.NewKeyInBody, response: withProblems({ 200: s.NewCustomerKey }) },
+    }, async (request) => customers.createKey(requireCaller(request), request.params.api, request.params.id, request.body.name));
+
+    app.delete('/apis/:api/customers/:id/keys/:key_id', {
+      schema: { tags, summary: "Revoke a customer's key (editor)", params: s.KeyParams, response: withProblems({ 204: Type.Null() }) },
+    }, async (request, reply) => {
+      await customers.revokeKey(requireCaller(request), request.params.api, request.params.id, request.params.key_id);
+      return reply.status(204).send(null);
+    });
+
+    app.post('/apis/:api/test-key', {
+      schema: { tags, summary: 'A new key of the funded test customer (editor)', params: ApiParams, response: withProblems({ 200: s.TestKeyBody }) },
+    }, async (request) => customers.testKey(requireCaller(request), request.params.api));
+  };
+}

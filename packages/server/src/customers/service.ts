@@ -1,0 +1,380 @@
+import { formatApiKey } from '@gatehouse/protocol';
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../platform/clock.js';
+import { sha256Hex } from '../platform/crypto.js';
+import { decodeCursor, pageOf } from '../platform/cursor.js';
+import type { Db, Trx } from '../platform/db/database.js';
+import { fail, ok, Problem, validationProblem, type Result } from '../platform/errors.js';
+import { newId, randomBase62 } from '../platform/ids.js';
+import type { MailOutbox } from '../platform/mail/outbox.js';
+import { composeMail } from '../platform/mail/templates.js';
+import { isoDay, monthStart } from '../platform/period.js';
+import type { ApiRow, ApiService } from '../apis/service.js';
+import { normalizeEmail } from '../accounts/accounts.js';
+import type { Actor, AuditService } from '../audit/service.js';
+import { actorOf, type Caller } from '../console/caller.js';
+import type { LedgerService } from '../ledger/service.js';
+import { effectiveLimits, hasCustomLimits, planInForce } from './effective.js';
+import { refreshPolicies } from './policies.js';
+import * as q from './queries.js';
+import type { CustomersTable, CustomerStatus } from './tables.js';
+
+/** The test customer starts with this much credit and is topped up to it on every new test key. */
+export const TEST_CREDIT_MICRO = 10_000_000;
+
+type CustomerRow = CustomersTable;
+
+export interface LimitsInput {
+  monthly_quota?: number | null;
+  price_per_request_micro?: number | null;
+  rps?: number | null;
+}
+
+/** Customers of an API, their limits, keys and the test customer (spec 2.2). */
+export class CustomerService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly audit: AuditService,
+    private readonly apis: ApiService,
+    private readonly ledger: LedgerService,
+    private readonly outbox: MailOutbox,
+  ) {}
+
+  #month(): string {
+    return isoDay(monthStart(this.clock.now()));
+  }
+
+  async refreshPolicies(trx: Trx, apiId: string, customerIds: string[] | null = null) {
+    const api = await this.apis.findById(trx, apiId);
+    if (api) await refreshPolicies(trx, api, customerIds, this.clock.now());
+  }
+
+  #effective(api: ApiRow, customer: CustomerRow, plan: { price_per_request_micro: number | null; rps: number | null; monthly_quota: number | null } | null) {
+    const limits = effectiveLimits({
+      api,
+      plan: plan && planInForce(customer) ? plan : null,
+      custom: { price_per_request_micro: customer.custom_price_per_request_micro, rps: customer.custom_rps, monthly_quota: customer.custom_monthly_quota },
+    });
+    return {
+      rps: limits.rps,
+      price_per_request_micro: limits.price_per_request_micro,
+      source: limits.source,
+      billing_model: limits.billing_model,
+      ...(limits.monthly_quota !== null ? { monthly_quota: limits.monthly_quota } : {}),
+    };
+  }
+
+  #summary(customer: CustomerRow & { plan_name?: string | null }, monthRequests: number) {
+    return {
+      id: customer.id,
+      name: customer.name,
+      email: customer.email,
+      status: customer.status,
+      is_test: customer.is_test,
+      balance_micro: customer.balance_micro,
+      month_requests: monthRequests,
+      custom_limits: hasCustomLimits({ price_per_request_micro: customer.custom_price_per_request_micro, rps: customer.custom_rps, monthly_quota: customer.custom_monthly_quota }),
+      created_at: customer.created_at.toISOString(),
+      ...(customer.last_used_at ? { last_used_at: customer.last_used_at.toISOString() } : {}),
+      ...(customer.plan_id ? { plan_id: customer.plan_id } : {}),
+      ...(customer.plan_name ? { plan_name: customer.plan_name } : {}),
+    };
+  }
+
+  async #detail(api: ApiRow, customer: CustomerRow) {
+    const plan = customer.plan_id ? await q.planOf(this.db, api.id, customer.plan_id) : undefined;
+    const keys = await q.activeKeysOf(this.db, api.id, customer.id);
+    const custom = { monthly_quota: customer.custom_monthly_quota, price_per_request_micro: customer.custom_price_per_request_micro, rps: customer.custom_rps };
+    return {
+      ...this.#summary({ ...customer, plan_name: plan?.name ?? null }, await q.monthRequestsOf(this.db, customer.id, this.#month())),
+      notes: customer.notes,
+      plan_source: customer.plan_source,
+      effective: this.#effective(api, customer, plan ?? null),
+      custom,
+      auto_recharge: {
+        enabled: customer.auto_recharge_enabled,
+        threshold_micro: customer.auto_recharge_threshold_micro,
+        amount_cents: customer.auto_recharge_amount_cents,
+        has_card: customer.has_card,
+        ...(customer.auto_recharge_failed_at ? { failed_at: customer.auto_recharge_failed_at.toISOString() } : {}),
+      },
+      // People who sign in for a customer arrive with the sign-in service; until then none.
+      members: [],
+      keys: keys.map((k) => ({ id: k.id, name: k.name, prefix: k.prefix, created_at: k.created_at.toISOString(), ...(k.last_used_at ? { last_used_at: k.last_used_at.toISOString() } : {}) })),
+      ...(customer.low_balance_micro !== null ? { low_balance_micro: customer.low_balance_micro } : {}),
+      ...(customer.provider_customer_id ? { provider_customer_id: customer.provider_customer_id } : {}),
+      ...(customer.subscription_period_end ? { subscription_period_end: customer.subscription_period_end.toISOString() } : {}),
+      ...(customer.subscription_status ? { subscription_status: customer.subscription_status } : {}),
+    };
+  }
+
+  async #load(caller: Caller, apiId: string, customerId: string, minimum: 'viewer' | 'editor') {
+    const { api } = await this.apis.access(caller, apiId, minimum);
+    const customer = await q.findCustomer(this.db, apiId, customerId);
+    if (!customer) throw new Problem('not_found', 'No such customer');
+    return { api, customer };
+  }
+
+  /**
+   * Makes a customer: its usage policy, and its welcome credit as a ledger entry. Real customers
+   * count against the platform plan's max_customers (the API row is locked while counting).
+   */
+  async createInTransaction(trx: Trx, api: ApiRow, input: { name: string; email: string; status: CustomerStatus; isTest: boolean }, actor: Actor): Promise<Result<CustomerRow>> {
+    await this.apis.lockForUpdate(trx, api.id);
+    if (!input.isTest) {
+      const limit = this.apis.platformPlans.get(api.platform_plan).max_customers;
+      if ((await q.countRealCustomers(trx, api.id)) >= limit) return fail('plan_limit', `The ${api.platform_plan} plan allows ${limit} customers`);
+    }
+    const now = this.clock.now();
+    const id = newId('cus');
+    await q.insertCustomer(trx, {
+      id,
+      api_id: api.id,
+      name: input.name.trim(),
+      email: normalizeEmail(input.email),
+      status: input.status,
+      is_test: input.isTest,
+      notes: '',
+      plan_id: null,
+      plan_source: '',
+      provider_customer_id: null,
+      subscription_status: null,
+      subscription_period_end: null,
+      custom_rps: null,
+      custom_price_per_request_micro: null,
+      custom_monthly_quota: null,
+      low_balance_micro: null,
+      auto_recharge_enabled: false,
+      auto_recharge_threshold_micro: 0,
+      auto_recharge_amount_cents: 0,
+      auto_recharge_failed_at: null,
+      has_card: false,
+      balance_micro: 0,
+      balance_seq: 0,
+      usage_policy_id: null,
+      last_used_at: null,
+      created_at: now,
+      updated_at: now,
+    });
+    const credit = input.isTest ? TEST_CREDIT_MICRO : api.welcome_credit_micro;
+    if (credit > 0) {
+      await this.ledger.post(trx, { apiId: api.id, customerId: id, kind: input.isTest ? 'credit' : 'welcome', amountMicro: credit, note: input.isTest ? 'Test credit' : 'Welcome credit', actor: actor.name, ref: null });
+    }
+    await refreshPolicies(trx, api, [id], now);
+    return ok((await q.findCustomer(trx, api.id, id))!);
+  }
+
+  async create(caller: Caller, apiId: string, input: { name: string; email: string }) {
+    const { api } = await this.apis.access(caller, apiId, 'editor');
+    const actor = actorOf(caller);
+    const result = await this.db.transaction().execute(async (trx) => {
+      const created = await this.createInTransaction(trx, api, { name: input.name, email: input.email, status: 'active', isTest: false }, actor);
+      if (created.ok) {
+        await this.audit.record(trx, actor, {
+          workspaceId: api.workspace_id,
+          action: 'customer.create',
+          target: { type: 'customer', id: created.value.id },
+          api: { id: api.id, name: api.name },
+          customer: { id: created.value.id, name: created.value.name },
+          summary: `Added customer ${created.value.name} <${created.value.email}>`,
+        });
+      }
+      return created;
+    });
+    if (!result.ok) return result;
+    return ok(await this.#detail(api, result.value));
+  }
+
+  async list(caller: Caller, apiId: string, options: { cursor?: string; limit: number; status?: CustomerStatus; q?: string }) {
+    await this.apis.access(caller, apiId, 'viewer');
+    const before = options.cursor ? decodeCursor(options.cursor) : null;
+    if (options.cursor && !before) throw validationProblem('query.cursor', 'not a cursor this API gave', options.cursor);
+    const rows = await q.customerPage(this.db, apiId, {
+      before,
+      status: options.status ?? null,
+      search: options.q?.trim() || null,
+      limit: options.limit + 1,
+      month: this.#month(),
+    });
+    const { page, next } = pageOf(rows, options.limit);
+    return { customers: page.map((row) => this.#summary(row, Number(row.month_requests))), ...(next ? { next_cursor: next } : {}) };
+  }
+
+  async get(caller: Caller, apiId: string, customerId: string) {
+    const { api, customer } = await this.#load(caller, apiId, customerId, 'viewer');
+    return this.#detail(api, customer);
+  }
+
+  /** Status (approve, suspend, reactivate), notes and a plan assigned by hand (plan_source manual). */
+  async update(caller: Caller, apiId: string, customerId: string, changes: { status?: CustomerStatus; notes?: string; plan_id?: string | null }) {
+    const { api, customer } = await this.#load(caller, apiId, customerId, 'editor');
+    if (changes.status === 'pending' && customer.status !== 'pending') {
+      throw validationProblem('body.status', 'a customer cannot be moved back to pending', changes.status);
+    }
+    if (customer.is_test && changes.status === 'suspended') throw new Problem('customer_state', 'The test customer cannot be suspended');
+    const updated = await this.db.transaction().execute(async (trx) => {
+      const set: Partial<CustomerRow> = { updated_at: this.clock.now() };
+      if (changes.status !== undefined) set.status = changes.status;
+      if (changes.notes !== undefined) set.notes = changes.notes;
+      if (changes.plan_id !== undefined) {
+        if (changes.plan_id !== null) {
+          const plan = await q.planOf(trx, apiId, changes.plan_id);
+          if (!plan || !plan.active) throw validationProblem('body.plan_id', 'no active plan of this API has that id', changes.plan_id);
+        }
+        Object.assign(set, changes.plan_id === null
+          ? { plan_id: null, plan_source: '', subscription_status: null, subscription_period_end: null }
+          : { plan_id: changes.plan_id, plan_source: 'manual', subscription_status: null, subscription_period_end: null });
+      }
+      const row = await q.updateCustomer(trx, apiId, customerId, set);
+      if (changes.plan_id !== undefined) await refreshPolicies(trx, api, [customerId], this.clock.now());
+      const what = [
+        changes.status !== undefined && changes.status !== customer.status ? `status ${customer.status} → ${changes.status}` : null,
+        changes.notes !== undefined ? 'notes' : null,
+        changes.plan_id !== undefined ? `plan ${changes.plan_id ?? 'none'}` : null,
+      ].filter(Boolean);
+      await this.audit.record(trx, actorOf(caller), {
+        workspaceId: api.workspace_id,
+        action: changes.status === 'suspended' && customer.status !== 'suspended' ? 'customer.suspend' : changes.status === 'active' && customer.status !== 'active' ? (customer.status === 'pending' ? 'customer.approve' : 'customer.reactivate') : 'customer.update',
+        target: { type: 'customer', id: customerId },
+        api: { id: api.id, name: api.name },
+        customer: { id: customerId, name: row.name },
+        summary: `Changed ${what.join(', ') || 'nothing'} of ${row.name}`,
+        details: { ...changes },
+      });
+      return row;
+    });
+    return this.#detail(api, updated);
+  }
+
+  /** Replaces the custom limits (absent or null: use the plan's or the API's). */
+  async setLimits(caller: Caller, apiId: string, customerId: string, limits: LimitsInput) {
+    const { api } = await this.#load(caller, apiId, customerId, 'editor');
+    const updated = await this.db.transaction().execute(async (trx) => {
+      const row = await q.updateCustomer(trx, apiId, customerId, {
+        custom_monthly_quota: limits.monthly_quota ?? null,
+        custom_price_per_request_micro: limits.price_per_request_micro ?? null,
+        custom_rps: limits.rps ?? null,
+        updated_at: this.clock.now(),
+      });
+      await refreshPolicies(trx, api, [customerId], this.clock.now());
+      await this.audit.record(trx, actorOf(caller), {
+        workspaceId: api.workspace_id,
+        action: 'customer.limits',
+        target: { type: 'customer', id: customerId },
+        api: { id: api.id, name: api.name },
+        customer: { id: customerId, name: row.name },
+        summary: `Set custom limits of ${row.name}`,
+        details: { ...limits },
+      });
+      return row;
+    });
+    return this.#detail(api, updated);
+  }
+
+  async #issueKey(trx: Trx, api: ApiRow, customer: { id: string; name: string }, name: string, actor: Actor) {
+    const key = formatApiKey(api.secret_prefix, randomBase62(40));
+    const row = {
+      id: randomUUID(),
+      api_id: api.id,
+      customer_id: customer.id,
+      name: name.trim(),
+      prefix: key.slice(0, api.secret_prefix.length + 5),
+      key_hash: sha256Hex(key),
+      created_at: this.clock.now(),
+      last_used_at: null,
+      revoked_at: null,
+    };
+    await q.insertKey(trx, row);
+    await this.audit.record(trx, actor, {
+      workspaceId: api.workspace_id,
+      action: 'customer_key.create',
+      target: { type: 'customer_key', id: row.id },
+      api: { id: api.id, name: api.name },
+      customer: { id: customer.id, name: customer.name },
+      summary: `Created key ${row.name} (${row.prefix}…) for ${customer.name}`,
+      details: { key_id: row.id, prefix: row.prefix },
+    });
+    return { id: row.id, name: row.name, prefix: row.prefix, created_at: row.created_at.toISOString(), key };
+  }
+
+  /** A customer key, shown once; only its SHA-256 is stored (spec 5.3). */
+  async createKey(caller: Caller, apiId: string, customerId: string, name: string) {
+    const { api, customer } = await this.#load(caller, apiId, customerId, 'editor');
+    return this.db.transaction().execute((trx) => this.#issueKey(trx, api, customer, name, actorOf(caller)));
+  }
+
+  async revokeKey(caller: Caller, apiId: string, customerId: string, keyId: string) {
+    const { api, customer } = await this.#load(caller, apiId, customerId, 'editor');
+    if (!/^[0-9a-f-]{36}$/i.test(keyId)) throw new Problem('not_found', 'No such key');
+    await this.db.transaction().execute(async (trx) => {
+      const row = await q.revokeKey(trx, apiId, customerId, keyId, this.clock.now());
+      if (!row) throw new Problem('not_found', 'No such key');
+      await this.audit.record(trx, actorOf(caller), {
+        workspaceId: api.workspace_id,
+        action: 'customer_key.revoke',
+        target: { type: 'customer_key', id: keyId },
+        api: { id: api.id, name: api.name },
+        customer: { id: customer.id, name: customer.name },
+        summary: `Revoked key ${row.name} (${row.prefix}…) of ${customer.name}`,
+        details: { key_id: keyId, prefix: row.prefix },
+      });
+    });
+  }
+
+  /**
+   * The test customer's key: the test customer is made on first use, topped up to the test
+   * credit, and gets a new key on every call. Its requests count, its charges never do.
+   */
+  async testKey(caller: Caller, apiId: string) {
+    const { api } = await this.apis.access(caller, apiId, 'editor');
+    const actor = actorOf(caller);
+    return this.db.transaction().execute(async (trx) => {
+      // Locked before looking: two first calls at once both found no test customer, and the
+      // second insert hit the one-test-customer index (500); a top-up could also be posted twice.
+      await this.apis.lockForUpdate(trx, apiId);
+      let customer = await q.findTestCustomer(trx, apiId);
+      if (!customer) {
+        const created = await this.createInTransaction(trx, api, { name: 'Test customer', email: `test@${api.slug}.invalid`, status: 'active', isTest: true }, actor);
+        if (!created.ok) throw new Problem(created.code, created.detail);
+        customer = created.value;
+      } else if (customer.balance_micro < TEST_CREDIT_MICRO) {
+        await this.ledger.post(trx, { apiId, customerId: customer.id, kind: 'credit', amountMicro: TEST_CREDIT_MICRO - customer.balance_micro, note: 'Test credit', actor: actor.name, ref: null });
+      }
+      const issued = await this.#issueKey(trx, api, customer, 'Test key', actor);
+      const balance = await trx.selectFrom('customers').select('balance_micro').where('id', '=', customer.id).executeTakeFirstOrThrow();
+      return { key: issued.key, customer_id: customer.id, balance_micro: balance.balance_micro, key_header: api.key_header };
+    });
+  }
+
+  /** Invites someone to become a customer; the portal honours the invitation when they sign up. */
+  async invite(caller: Caller, apiId: string, rawEmail: string) {
+    const { api } = await this.apis.access(caller, apiId, 'editor');
+    const email = normalizeEmail(rawEmail);
+    await this.db.transaction().execute(async (trx) => {
+      const now = this.clock.now();
+      await q.revokeOpenInvites(trx, apiId, email, now);
+      const id = newId('cin');
+      await q.insertInvite(trx, { id, api_id: apiId, email, invited_by: actorOf(caller).id, created_at: now });
+      const portal = this.apis.portalUrl(api.slug);
+      await this.outbox.enqueue(
+        trx,
+        composeMail(email, `You are invited to ${api.name}`, [`You are invited to use ${api.name}.`, 'Sign up with this e-mail address to get your API key.'], { label: `Sign up for ${api.name}`, url: `${portal}/signup?email=${encodeURIComponent(email)}` }),
+      );
+      await this.audit.record(trx, actorOf(caller), {
+        workspaceId: api.workspace_id,
+        action: 'customer.invite',
+        target: { type: 'customer_invite', id },
+        api: { id: api.id, name: api.name },
+        summary: `Invited ${email} to become a customer`,
+        details: { email },
+      });
+    });
+    this.outbox.kick();
+    return { sent: true };
+  }
+
+  async countsByApi(apiIds: string[]) {
+    return new Map((await q.countCustomersByApi(this.db, apiIds)).map((r) => [r.api_id, Number(r.n)]));
+  }
+}

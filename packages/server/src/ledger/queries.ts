@@ -1,0 +1,133 @@
+import { sql } from 'kysely';
+import type { Db, Trx } from '../platform/db/database.js';
+import type { LedgerKind } from './tables.js';
+
+// The ledger capability is the only writer of customers.balance_micro and balance_seq: every
+// balance change is a ledger entry and one step of balance_seq, in one transaction (DESIGN 7).
+
+export interface NewLedgerEntry {
+  id: string;
+  api_id: string;
+  customer_id: string;
+  kind: LedgerKind;
+  amount_micro: number;
+  note: string;
+  actor: string;
+  ref: string | null;
+  at: Date;
+}
+
+/**
+ * Inserts an entry unless its ref was applied before. Returns false for a repeated ref: the
+ * unique index makes a concurrent duplicate wait for the first and then find it.
+ */
+export async function insertEntryOnce(trx: Trx, entry: NewLedgerEntry): Promise<boolean> {
+  const inserted = await trx
+    .insertInto('ledger_entries')
+    .values({
+      id: entry.id,
+      api_id: entry.api_id,
+      customer_id: entry.customer_id,
+      kind: entry.kind,
+      amount_micro: entry.amount_micro,
+      requests: 0,
+      usage_day: null,
+      note: entry.note,
+      actor: entry.actor,
+      ref: entry.ref,
+      created_at: entry.at,
+      updated_at: entry.at,
+    })
+    .onConflict((oc) => oc.columns(['api_id', 'ref']).where('ref', 'is not', null).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+export async function moveBalance(trx: Trx, apiId: string, customerId: string, delta: number) {
+  return trx
+    .updateTable('customers')
+    .set({ balance_micro: sql`balance_micro + ${delta}`, balance_seq: sql`balance_seq + 1` })
+    .where('api_id', '=', apiId)
+    .where('id', '=', customerId)
+    .returning(['balance_micro', 'balance_seq'])
+    .executeTakeFirstOrThrow();
+}
+
+export async function balanceOf(db: Db | Trx, apiId: string, customerId: string) {
+  return db.selectFrom('customers').select(['balance_micro', 'balance_seq']).where('api_id', '=', apiId).where('id', '=', customerId).executeTakeFirst();
+}
+
+/** Locks customers in id order, so concurrent usage reports cannot deadlock on each other. */
+export async function lockCustomers(trx: Trx, apiId: string, customerIds: string[]) {
+  if (!customerIds.length) return [];
+  return trx
+    .selectFrom('customers')
+    .select(['id', 'is_test'])
+    .where('api_id', '=', apiId)
+    .where(sql<boolean>`id = any(${customerIds}::text[])`)
+    .orderBy('id')
+    .forUpdate()
+    .execute();
+}
+
+export interface UsagePosting {
+  customerId: string;
+  day: string;
+  requests: number;
+  chargeMicro: number;
+}
+
+/**
+ * Folds usage into one ledger entry per customer per UTC day, updated in place, and moves the
+ * balances: one statement each for the entries and for the balances.
+ */
+export async function postUsage(trx: Trx, apiId: string, postings: UsagePosting[], newIds: string[], at: Date) {
+  if (!postings.length) return;
+  // Arrays through unnest: one short statement each, however many customers a report names.
+  await sql`insert into ledger_entries (id, api_id, customer_id, kind, amount_micro, requests, usage_day, note, actor, created_at, updated_at)
+    select r.id, ${apiId}, r.customer_id, 'usage', r.amount, r.requests, r.day, '', 'sdk', ${at}::timestamptz, ${at}::timestamptz
+    from unnest(${newIds}::text[], ${postings.map((p) => p.customerId)}::text[], ${postings.map((p) => -p.chargeMicro)}::bigint[],
+                ${postings.map((p) => p.requests)}::bigint[], ${postings.map((p) => p.day)}::date[]) as r(id, customer_id, amount, requests, day)
+    on conflict (customer_id, usage_day) where kind = 'usage'
+    do update set amount_micro = ledger_entries.amount_micro + excluded.amount_micro,
+                  requests = ledger_entries.requests + excluded.requests,
+                  updated_at = excluded.updated_at`.execute(trx);
+  const byCustomer = new Map<string, number>();
+  for (const p of postings) byCustomer.set(p.customerId, (byCustomer.get(p.customerId) ?? 0) + p.chargeMicro);
+  await sql`update customers c set balance_micro = c.balance_micro - v.charge,
+      balance_seq = c.balance_seq + 1,
+      last_used_at = greatest(c.last_used_at, ${at}::timestamptz)
+    from unnest(${[...byCustomer.keys()]}::text[], ${[...byCustomer.values()]}::bigint[]) as v(id, charge)
+    where c.id = v.id and c.api_id = ${apiId}`.execute(trx);
+}
+
+export function ledgerPage(
+  db: Db,
+  apiId: string,
+  options: { customerId: string | null; before: { at: Date; id: string } | null; limit: number },
+) {
+  let query = db
+    .selectFrom('ledger_entries as l')
+    .innerJoin('customers as c', 'c.id', 'l.customer_id')
+    .selectAll('l')
+    .select('c.name as customer_name')
+    .where('l.api_id', '=', apiId);
+  if (options.customerId) query = query.where('l.customer_id', '=', options.customerId);
+  if (options.before) {
+    const { at, id } = options.before;
+    query = query.where((eb) => eb.or([eb('l.created_at', '<', at), eb.and([eb('l.created_at', '=', at), eb('l.id', '<', id)])]));
+  }
+  return query.orderBy('l.created_at', 'desc').orderBy('l.id', 'desc').limit(options.limit).execute();
+}
+
+export async function sumKindSince(db: Db, apiId: string, kinds: LedgerKind[], since: Date): Promise<number> {
+  const row = await db
+    .selectFrom('ledger_entries')
+    .select(sql<number>`coalesce(sum(amount_micro), 0)`.as('total'))
+    .where('api_id', '=', apiId)
+    .where('kind', 'in', kinds)
+    .where('created_at', '>=', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.total);
+}

@@ -1,0 +1,33 @@
+import { Type } from '@sinclair/typebox';
+import { Body, Timestamp } from '../console/common-schemas.js';
+
+const Int64 = () => Type.Integer({ minimum: -9007199254740991, maximum: 9007199254740991 });
+
+// Spec 2.2.
+export const CreditInBody = Body({
+  amount_micro: Type.Integer({ minimum: -100000000000, maximum: 100000000000, description: 'positive adds credit, negative removes it' }),
+  // The note is stored trimmed: "   " passed minLength 1 and was stored empty, below the bound.
+  note: Type.String({ minLength: 1, maxLength: 300, pattern: '\\S' }),
+  ref: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'idempotency reference: a repeated ref is ignored' })),
+});
+export const CreditBody = Type.Object({ applied: Type.Boolean({ description: 'false when the ref was already applied' }), balance_micro: Int64() });
+export const LedgerEntry = Type.Object({
+  id: Type.String(),
+  customer_id: Type.String(),
+  customer_name: Type.Optional(Type.String()),
+  kind: Type.String(),
+  note: Type.String(),
+  actor: Type.String(),
+  amount_micro: Int64(),
+  requests: Int64(),
+  ref: Type.Optional(Type.String()),
+  usage_day: Type.Optional(Timestamp),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export const LedgerBody = Type.Object({ entries: Type.Union([Type.Array(LedgerEntry), Type.Null()]), next_cursor: Type.Optional(Type.String()) });
+export const LedgerQuery = Type.Object({
+  customer_id: Type.Optional(Type.String({ maxLength: 64 })),
+  cursor: Type.Optional(Type.String({ maxLength: 200 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+});

@@ -1,0 +1,139 @@
+import type { Clock } from '../platform/clock.js';
+import type { Db, Trx } from '../platform/db/database.js';
+import { Problem } from '../platform/errors.js';
+import { newId } from '../platform/ids.js';
+import type { ApiService } from '../apis/service.js';
+import type { AuditService } from '../audit/service.js';
+import { actorOf, type Caller } from '../console/caller.js';
+import * as q from './queries.js';
+import type { PlansTable } from './tables.js';
+
+export interface PlanFields {
+  name: string;
+  price_monthly_cents: number;
+  active?: boolean;
+  credit_micro?: number;
+  description?: string;
+  monthly_quota?: number | null;
+  price_per_request_micro?: number | null;
+  rps?: number | null;
+  sort?: number;
+  visibility?: 'public' | 'private';
+}
+
+/** Fields that change what subscribers are charged or allowed: a change makes new usage policies. */
+const limitFields = ['monthly_quota', 'price_per_request_micro', 'rps'] as const;
+
+export type RefreshPolicies = (trx: Trx, apiId: string, customerIds: string[]) => Promise<void>;
+
+function toPlanOut(plan: PlansTable, subscribers: number) {
+  return {
+    id: plan.id,
+    name: plan.name,
+    description: plan.description,
+    price_monthly_cents: plan.price_monthly_cents,
+    credit_micro: plan.credit_micro,
+    price_per_request_micro: plan.price_per_request_micro,
+    rps: plan.rps,
+    monthly_quota: plan.monthly_quota,
+    visibility: plan.visibility,
+    active: plan.active,
+    sort: plan.sort,
+    subscribers,
+    created_at: plan.created_at.toISOString(),
+    ...(plan.provider_price_id ? { provider_price_id: plan.provider_price_id } : {}),
+    ...(plan.provider_sync_error ? { provider_sync_error: plan.provider_sync_error } : {}),
+    ...(plan.provider_synced_at ? { provider_synced_at: plan.provider_synced_at.toISOString() } : {}),
+  };
+}
+
+/** Subscription plans of an API (spec 2.3). */
+export class PlanService {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly audit: AuditService,
+    private readonly apis: ApiService,
+    private readonly refreshPolicies: RefreshPolicies,
+  ) {}
+
+  async list(caller: Caller, apiId: string) {
+    await this.apis.access(caller, apiId, 'viewer');
+    return (await q.plansOf(this.db, apiId)).map((p) => toPlanOut(p, Number(p.subscribers)));
+  }
+
+  async create(caller: Caller, apiId: string, fields: PlanFields) {
+    const { api } = await this.apis.access(caller, apiId, 'editor');
+    return this.db.transaction().execute(async (trx) => {
+      const now = this.clock.now();
+      const plan = await q.insertPlan(trx, {
+        id: newId('pln'),
+        api_id: apiId,
+        name: fields.name.trim(),
+        description: fields.description ?? '',
+        price_monthly_cents: fields.price_monthly_cents,
+        credit_micro: fields.credit_micro ?? 0,
+        price_per_request_micro: fields.price_per_request_micro ?? null,
+        rps: fields.rps ?? null,
+        monthly_quota: fields.monthly_quota ?? null,
+        visibility: fields.visibility ?? 'public',
+        active: fields.active ?? true,
+        sort: fields.sort ?? 0,
+        provider_price_id: null,
+        provider_sync_error: null,
+        provider_synced_at: null,
+        created_at: now,
+        updated_at: now,
+      });
+      await this.audit.record(trx, actorOf(caller), {
+        workspaceId: api.workspace_id,
+        action: 'plan.create',
+        target: { type: 'plan', id: plan.id },
+        api: { id: apiId, name: api.name },
+        summary: `Created plan ${plan.name} at ${plan.price_monthly_cents} cents a month`,
+        details: { ...fields },
+      });
+      return toPlanOut(plan, 0);
+    });
+  }
+
+  async update(caller: Caller, apiId: string, planId: string, fields: Partial<PlanFields>) {
+    const { api } = await this.apis.access(caller, apiId, 'editor');
+    return this.db.transaction().execute(async (trx) => {
+      const before = await q.findPlan(trx, apiId, planId);
+      if (!before) throw new Problem('not_found', 'No such plan');
+      const plan = await q.updatePlan(trx, apiId, planId, { ...fields, ...(fields.name ? { name: fields.name.trim() } : {}), updated_at: this.clock.now() });
+      const subscribers = await q.subscriberIds(trx, planId);
+      if (limitFields.some((f) => f in fields && fields[f] !== before[f])) await this.refreshPolicies(trx, apiId, subscribers);
+      await this.audit.record(trx, actorOf(caller), {
+        workspaceId: api.workspace_id,
+        action: 'plan.update',
+        target: { type: 'plan', id: planId },
+        api: { id: apiId, name: api.name },
+        summary: `Changed ${Object.keys(fields).join(', ')} of plan ${plan.name}`,
+        details: { ...fields },
+      });
+      return toPlanOut(plan, subscribers.length);
+    });
+  }
+
+  /** Deletes a plan nobody is on; a plan with subscribers is deactivated instead, keeping them on it. */
+  async remove(caller: Caller, apiId: string, planId: string): Promise<{ deleted: true } | { deleted: false; plan: ReturnType<typeof toPlanOut> }> {
+    const { api } = await this.apis.access(caller, apiId, 'editor');
+    return this.db.transaction().execute(async (trx) => {
+      const plan = await q.findPlan(trx, apiId, planId);
+      if (!plan) throw new Problem('not_found', 'No such plan');
+      const subscribers = await q.subscriberIds(trx, planId);
+      const audit = (action: string, summary: string) =>
+        this.audit.record(trx, actorOf(caller), { workspaceId: api.workspace_id, action, target: { type: 'plan', id: planId }, api: { id: apiId, name: api.name }, summary, details: { subscribers: subscribers.length } });
+      if (subscribers.length === 0) {
+        await q.deletePlan(trx, apiId, planId);
+        await audit('plan.delete', `Deleted plan ${plan.name}`);
+        return { deleted: true as const };
+      }
+      const updated = await q.updatePlan(trx, apiId, planId, { active: false, updated_at: this.clock.now() });
+      await audit('plan.deactivate', `Deactivated plan ${plan.name}; its ${subscribers.length} subscribers keep it`);
+      return { deleted: false as const, plan: toPlanOut(updated, subscribers.length) };
+    });
+  }
+}
