@@ -1,4 +1,4 @@
-import cookie from '@fastify/cookie';
+import cookie, { type FastifyCookieOptions } from '@fastify/cookie';
 import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -12,8 +12,11 @@ import { AuthService } from './accounts/service.js';
 import { auditRoutes } from './audit/routes.js';
 import { AuditService } from './audit/service.js';
 import { registerCallerHook } from './console/caller-hook.js';
+import { InvitationLimits } from './workspaces/invitation-limits.js';
+import { publicRoute } from './console/http.js';
 import { ErrorDetail, ErrorModel } from './console/common-schemas.js';
 import { workspaceRoutes } from './workspaces/routes.js';
+import { invitePageRoutes } from './workspaces/invite-page.js';
 import { WorkspaceService } from './workspaces/service.js';
 import type { Config } from './config.js';
 import type { Clock } from './platform/clock.js';
@@ -22,7 +25,10 @@ import type { DatabaseHandle } from './platform/db/database.js';
 import { Problem } from './platform/errors.js';
 import { classifyHost, type Face } from './platform/http/host.js';
 import { logRedact, logSerializers } from './platform/http/logging.js';
-import { installProblemHandler } from './platform/http/problem-handler.js';
+import { httpServerFactory } from './platform/http/server-factory.js';
+import { decodeCookieValue } from './platform/http/cookies.js';
+import { installJsonParser } from './platform/http/json-body.js';
+import { installProblemHandler, sendProblem } from './platform/http/problem-handler.js';
 import { validatorCompiler } from './platform/http/validation.js';
 import { MailOutbox } from './platform/mail/outbox.js';
 import { devOutboxTransport, smtpTransport, type MailTransport } from './platform/mail/transport.js';
@@ -35,6 +41,11 @@ import { apiRoutes } from './apis/routes.js';
 import { ApiService } from './apis/service.js';
 import { customerRoutes } from './customers/routes.js';
 import { CustomerService } from './customers/service.js';
+import { CustomerInvitations } from './customers/invitations.js';
+import { CustomerMembers } from './customers/members.js';
+import { CustomerPortalView } from './customers/portal-view.js';
+import { portalRoutes } from './portal/routes.js';
+import { PortalSessions } from './portal/session.js';
 import { ledgerRoutes } from './ledger/routes.js';
 import { LedgerService } from './ledger/service.js';
 import { planRoutes } from './plans/routes.js';
@@ -55,16 +66,34 @@ import { devMailRoutes } from './platform/mail/dev-routes.js';
 import { PersonAccounts } from './issuer/people/accounts.js';
 import { PersonSessions } from './issuer/people/sessions.js';
 import { AuthorizationService } from './issuer/protocol/authorization.js';
-import { issuerRoutes } from './issuer/routes.js';
+import { answerMalformedUrl, answerUnknownPath, issuerErrorHandler, issuerRoutes } from './issuer/routes.js';
 import { TokenService } from './issuer/tokens/service.js';
 import { TokenBuckets } from './platform/token-bucket.js';
 import { LogoCache } from './issuer/pages/logo.js';
+import { DevProvider } from './payments/dev-provider.js';
+import { devCheckoutPages } from './payments/dev-pages.js';
+import { PaymentEvents } from './payments/events.js';
+import { paymentRoutes } from './payments/routes.js';
+import { PaymentsService } from './payments/service.js';
+import { StripeProvider } from './payments/stripe-provider.js';
+import { webhookRoutes } from './payments/webhook-routes.js';
+import { paymentGraceJob, planSyncJob } from './jobs/payments.js';
+import { ClientDirectory } from './issuer/connected-apps/client-directory.js';
+import { MetadataDocuments } from './issuer/connected-apps/metadata-documents.js';
+import { Registration } from './issuer/connected-apps/registration.js';
+import { connectedAppsCleanupJob } from './jobs/connected-apps-cleanup.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     face: Face;
   }
 }
+
+/** The console host as a route constraint: exactly it, in any letter case. */
+export const consoleHostPattern = (host: string) => new RegExp(`^${host.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'i');
+
+/** The largest body any route takes (the SDK's usage reports of 1,000 items need about this). */
+const BODY_LIMIT = 1024 * 1024;
 
 export interface AppDeps {
   config: Config;
@@ -75,6 +104,12 @@ export interface AppDeps {
   mailTransport?: MailTransport;
   /** Separates rate-limit counters of apps sharing one Redis (tests). */
   rateLimitPrefix?: string;
+  /**
+   * Tests only: a certificate authority that fetches of client metadata documents trust beside
+   * the usual roots, so a test can serve documents over https. Never set outside tests: no
+   * setting or environment variable reaches it.
+   */
+  outboundTestCa?: string;
   logger?: boolean;
 }
 
@@ -85,13 +120,16 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   const metrics = createMetrics();
   const box = new SecretBox(config.secretKey);
   const rateLimits = new RateLimits(deps.redis, deps.rateLimitPrefix ?? 'gh');
+  // Mail with nowhere to go stays in the outbox, readable at /dev/mail outside production.
+  const devOutbox = !deps.mailTransport && !config.smtpUrl;
   const transport =
     deps.mailTransport ??
     (config.smtpUrl ? smtpTransport(config.smtpUrl, config.mailFrom) : devOutboxTransport(log, `${config.baseUrl}/dev/mail`));
   const outbox = new MailOutbox(db, clock, transport, metrics, onError);
   const audit = new AuditService(db, clock);
   const accounts = new AccountsService(db, clock);
-  const workspaces = new WorkspaceService(db, clock, outbox, audit, accounts, config.baseUrl);
+  const invitationLimits = new InvitationLimits(rateLimits);
+  const workspaces = new WorkspaceService(db, clock, outbox, audit, accounts, config.baseUrl, invitationLimits, (workspaceId) => apis.workspaceHasTeams(workspaceId));
   const auth = new AuthService(db, clock, box, rateLimits, outbox, accounts, workspaces, config.baseUrl);
   const platformPlans = new PlatformPlans(config.platformPlansFile ?? undefined);
   // The closures below are called only after every service exists.
@@ -103,27 +141,41 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
       return new Map(apiIds.map((id) => [id, { customers: customerCounts.get(id) ?? 0, monthRequests: requests.get(id) ?? 0 }]));
     },
     (trx, apiId) => customers.refreshPolicies(trx, apiId),
+    { paymentsOut: (apiId) => payments.paymentsOut(apiId), purchasable: (plan) => payments.purchasable(plan) },
   );
   const ledger = new LedgerService(db, clock, audit, apis);
   const customers: CustomerService = new CustomerService(db, clock, audit, apis, ledger, outbox);
-  const plans = new PlanService(db, clock, audit, apis, (trx, apiId, ids) => customers.refreshPolicies(trx, apiId, ids));
-  const stats: StatsService = new StatsService(db, clock, apis, customers, ledger);
+  const customerInvitations = new CustomerInvitations(db, clock, audit, apis, outbox, invitationLimits);
+  const customerMembers = new CustomerMembers(db, clock, audit, apis, customers, outbox, invitationLimits);
+  const customerPortalView = new CustomerPortalView(db, clock, audit, customers);
+  const plans = new PlanService(db, clock, audit, apis, (trx, apiId, ids) => customers.refreshPolicies(trx, apiId, ids), (apiId) => void payments.syncPlans(apiId));
+  // Payments (issue 13): Stripe when configured, else the development provider (config.ts).
+  const devProvider = config.payments.kind === 'dev' ? new DevProvider(db, clock, config.baseUrl, config.secretKey) : null;
+  const provider = config.payments.kind === 'stripe' ? new StripeProvider(config.payments.secretKey, config.payments.webhookSecrets, config.payments.apiUrl) : devProvider;
+  const paymentEvents = new PaymentEvents(db, clock, apis, customers, ledger, plans, audit);
+  const payments: PaymentsService = new PaymentsService(db, clock, audit, apis, customers, plans, provider, paymentEvents, config.baseUrl, onError);
+  // The development provider sends its events through the webhook path, as a request to it would.
+  devProvider?.deliverTo((raw, signature) => payments.receiveWebhook('dev', raw, signature));
+  const stats: StatsService = new StatsService(db, clock, apis, customers, ledger, (apiId) => payments.ready(apiId));
   const snapshots = new SnapshotService(db, clock, apis);
   const signingKeys = new SigningKeys(db, clock, box);
   const registry = new RegistryService(db, clock, audit, apis, signingKeys);
   const people = new PeopleDirectory(db, clock, audit, apis);
   const personSessions = new PersonSessions(db, clock);
-  const personAccounts = new PersonAccounts(db, clock, rateLimits, outbox);
+  const personAccounts = new PersonAccounts(db, clock, rateLimits, outbox, customerMembers);
   const tokens = new TokenService(db, clock, signingKeys);
-  const authorization = new AuthorizationService(db, clock, personSessions, tokens, config.baseUrl.startsWith('https:'));
-  const logos = new LogoCache(clock, config.outboundAllowPrivate);
   const tokenBuckets = new TokenBuckets(deps.redis, deps.rateLimitPrefix ?? 'gh', clock);
+  const authorization = new AuthorizationService(db, clock, personSessions, tokens, config.baseUrl.startsWith('https:'), tokenBuckets);
+  const logos = new LogoCache(clock, config.outboundAllowPrivate);
+  const metadataDocuments = new MetadataDocuments(clock, { allowPrivateAddresses: config.outboundAllowPrivate, ...(deps.outboundTestCa ? { extraCa: deps.outboundTestCa } : {}) });
+  const clients = new ClientDirectory(db, clock, metadataDocuments, platformPlans, tokenBuckets);
+  const registration = new Registration(db, clock, apis, clients, tokenBuckets);
   const usage = new UsageService(db, clock, apis, ledger);
-  const scheduler = new Scheduler(db, [receiptRetentionJob(clock), signinRetentionJob(clock)], (job, error) => onError(new Error(`job ${job} failed: ${String(error)}`)));
+  const scheduler = new Scheduler(db, [receiptRetentionJob(clock), signinRetentionJob(clock), connectedAppsCleanupJob(clock), planSyncJob(payments), paymentGraceJob(payments)], (job, error) => onError(new Error(`job ${job} failed: ${String(error)}`)));
   return {
-    config, clock, db, database: deps.database, metrics, box, rateLimits, outbox, audit, accounts, workspaces, auth,
-    platformPlans, apis, ledger, customers, plans, stats, snapshots, usage, scheduler, signingKeys, registry, people,
-    personSessions, personAccounts, tokens, authorization, tokenBuckets, logos,
+    config, clock, db, database: deps.database, devOutbox, metrics, box, rateLimits, outbox, audit, accounts, workspaces, auth,
+    platformPlans, apis, ledger, customers, customerInvitations, customerMembers, customerPortalView, plans, stats, snapshots, usage, scheduler, signingKeys, registry, people,
+    personSessions, personAccounts, tokens, authorization, tokenBuckets, logos, payments, devProvider, metadataDocuments, clients, registration,
   };
 }
 
@@ -134,22 +186,35 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   const app = Fastify({
     logger: deps.logger === false ? false : { level: config.logLevel, redact: logRedact, serializers: logSerializers },
     trustProxy: config.trustProxy,
-    bodyLimit: 1024 * 1024,
+    bodyLimit: BODY_LIMIT,
     genReqId: () => randomUUID(),
     forceCloseConnections: 'idle',
-    ajv: { customOptions: { allErrors: true } },
+    // Request timeouts and the per-address connection cap (docs/operations.md).
+    serverFactory: httpServerFactory(config),
+    // A path Fastify cannot decode (bad percent-encoding) is the client's error, answered in the
+    // shape of the face it was sent to rather than as Fastify's own 400.
+    frameworkErrors: (error, request, reply) => {
+      const face = classifyHost(request.headers.host, config.consoleHost, config.portalDomain);
+      if (face.kind === 'tenant') return answerMalformedUrl(request, reply);
+      return sendProblem(reply, request, new Problem('bad_request', error.message));
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
+  installJsonParser(app, BODY_LIMIT);
   // Console bodies are JSON only: a cross-site HTML form cannot send JSON, which closes that door.
   app.removeContentTypeParser('text/plain');
 
   const services = buildServices(deps, (line) => app.log.info(line), (error) => app.log.error({ err: error }, 'background task failed'));
   const secureCookies = config.baseUrl.startsWith('https:');
 
-  installProblemHandler(app);
+  installProblemHandler(app, { applies: (request) => request.face?.kind === 'tenant', handler: issuerErrorHandler });
+  // Each face answers an unknown path in its own shape.
+  app.setNotFoundHandler((request, reply) => (request.face?.kind === 'tenant' ? answerUnknownPath(request, reply) : sendProblem(reply, request, new Problem('not_found'))));
   app.addSchema(ErrorDetail);
   app.addSchema(ErrorModel);
-  await app.register(cookie);
+  // parseOptions reach the cookie parser at run time (its types only name the serializer's options,
+  // and the serializer ignores what it does not know).
+  await app.register(cookie, { parseOptions: { decode: decodeCookieValue } as unknown as FastifyCookieOptions['parseOptions'] });
   await app.register(helmet, { contentSecurityPolicy: { directives: { defaultSrc: ["'self'"], frameAncestors: ["'none'"] } } });
   await app.register(swagger, {
     openapi: {
@@ -183,10 +248,15 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
     services.metrics.latency.observe(labels, reply.elapsedTime / 1000);
   });
 
-  await app.register(operationalRoutes(services));
+  await app.register(operationalRoutes({ db: services.db, metrics: services.metrics, consoleHost: consoleHostPattern(config.consoleHost) }));
 
   // The console face: only on the console host; any other host gets 404 for these paths.
   await app.register(async (consoleApp) => {
+    // Routes of the console face match on the console host only, so the tenant face may use the
+    // same paths (`/`, `/invites/…`) on every other host, custom domains included.
+    consoleApp.addHook('onRoute', (route) => {
+      route.constraints = { ...route.constraints, host: consoleHostPattern(config.consoleHost) };
+    });
     consoleApp.addHook('onRequest', async (request) => {
       if (request.face.kind !== 'console') throw new Problem('not_found');
     });
@@ -196,23 +266,34 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       await api.register(workspaceRoutes(services.workspaces, secureCookies));
       await api.register(auditRoutes(services.audit, services.workspaces));
       await api.register(apiRoutes(services.apis));
-      await api.register(customerRoutes(services.customers));
+      await api.register(customerRoutes(services.customers, services.customerInvitations));
       await api.register(ledgerRoutes(services.ledger));
       await api.register(planRoutes(services.plans));
       await api.register(statsRoutes(services.stats));
+      await api.register(paymentRoutes(services.payments));
       await api.register(signinSettingsRoutes(services.registry, services.people));
-      api.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+      api.get('/openapi.json', { ...publicRoute, schema: { hide: true } }, async () => app.swagger());
     }, { prefix: '/api' });
     await consoleApp.register(async (sdk) => {
       await sdk.register(compress, { global: true, threshold: 1024, encodings: ['gzip', 'deflate'] });
       await sdk.register(sdkSyncRoutes({ apis: services.apis, snapshots: services.snapshots, usage: services.usage }));
     });
+    // The invitation link of the invitation mail: a page until the console web app replaces it.
+    await consoleApp.register(invitePageRoutes({ workspaces: services.workspaces, auth: services.auth, accounts: services.accounts, consoleOrigin: config.baseUrl, secureCookies }));
+    await consoleApp.register(webhookRoutes(services.payments));
+    if (services.devProvider) await consoleApp.register(devCheckoutPages(services.devProvider, { origin: config.baseUrl, secureCookies }));
     await consoleApp.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true, uiConfig: { url: '/api/openapi.json' } as never });
-    if (!config.production) await consoleApp.register(devMailRoutes(services));
+    // The outbox is readable only where mail has nowhere else to go: with SMTP configured it would
+    // hand anyone the codes and links that were mailed to others.
+    if (!config.production && services.devOutbox) await consoleApp.register(devMailRoutes(services));
   });
 
-  // The tenant face: every API's sign-in service, on its own host.
-  await app.register(issuerRoutes(services, secureCookies));
+  // The tenant face: every API's sign-in service and customer portal, on its own host.
+  const portal = new PortalSessions(services.box, services.personSessions, services.clock, secureCookies);
+  await app.register(issuerRoutes(services, secureCookies, portalRoutes({
+    db: services.db, clock: services.clock, box: services.box, tokens: services.tokens, personSessions: services.personSessions, personAccounts: services.personAccounts,
+    members: services.customerMembers, view: services.customerPortalView, ledger: services.ledger, plans: services.plans, platformPlans: services.platformPlans, portal, secureCookies,
+  })));
 
   return { app, services };
 }

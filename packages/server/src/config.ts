@@ -25,7 +25,20 @@ export interface Config {
   platformPlansFile: string | null;
   /** Tests only: outbound fetches of user-given URLs may reach loopback and private networks. */
   outboundAllowPrivate: boolean;
+  /** Time a request's headers may take to arrive (408 and closed after). */
+  headersTimeoutS: number;
+  /** Time a whole request, headers and body, may take to arrive (408 and closed after). */
+  requestTimeoutS: number;
+  /** Connections open at once per client address (IPv6: per /64); 0 for no cap. Off behind a trusted proxy. */
+  maxConnectionsPerAddress: number;
+  /** The payments provider (issue 13): Stripe, the development provider, or none. */
+  payments: PaymentsConfig;
 }
+
+export type PaymentsConfig =
+  | { kind: 'stripe'; secretKey: string; webhookSecrets: string[]; apiUrl: URL }
+  | { kind: 'dev' }
+  | { kind: 'none' };
 
 export class ConfigError extends Error {
   constructor(readonly setting: string, message: string) {
@@ -72,6 +85,32 @@ function secretKey(env: Env, production: boolean, dataDir: string): Buffer {
   return secretKey({ SECRET_KEY: readFileSync(file, 'utf8').trim() }, production, dataDir);
 }
 
+/**
+ * Stripe when its key is set; else the development provider, which is on by default outside
+ * production and refused in production unless PAYMENTS_DEV_PROVIDER=true says an operator wants it.
+ */
+function paymentsConfig(env: Env, production: boolean): PaymentsConfig {
+  const key = env.STRIPE_SECRET_KEY || '';
+  const secrets = (env.STRIPE_WEBHOOK_SECRET || '').split(',').map((s) => s.trim()).filter(Boolean);
+  const dev = env.PAYMENTS_DEV_PROVIDER || '';
+  if (dev && !['true', 'false'].includes(dev)) throw new ConfigError('PAYMENTS_DEV_PROVIDER', 'must be true or false');
+  if (key) {
+    if (!/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/.test(key)) throw new ConfigError('STRIPE_SECRET_KEY', 'must be a Stripe secret or restricted key (sk_… or rk_…)');
+    // Credit is added only by events: without their secret no payment would ever be credited.
+    if (!secrets.length) throw new ConfigError('STRIPE_WEBHOOK_SECRET', 'is required with STRIPE_SECRET_KEY');
+    if (secrets.some((s) => !/^whsec_[A-Za-z0-9+/=_-]+$/.test(s))) throw new ConfigError('STRIPE_WEBHOOK_SECRET', 'must be webhook signing secrets (whsec_…), separated by commas');
+    if (dev === 'true') throw new ConfigError('PAYMENTS_DEV_PROVIDER', 'cannot be on with STRIPE_SECRET_KEY');
+    const apiUrl = origin(env, 'STRIPE_API_URL', 'https://api.stripe.com');
+    if (production && apiUrl.protocol !== 'https:') throw new ConfigError('STRIPE_API_URL', 'must be https when NODE_ENV=production');
+    return { kind: 'stripe', secretKey: key, webhookSecrets: secrets, apiUrl };
+  }
+  if (secrets.length) throw new ConfigError('STRIPE_WEBHOOK_SECRET', 'needs STRIPE_SECRET_KEY');
+  if (dev === 'false') return { kind: 'none' };
+  // The development provider takes no money: in production only an explicit choice turns it on.
+  if (production) return dev === 'true' ? { kind: 'dev' } : { kind: 'none' };
+  return { kind: 'dev' };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const production = env.NODE_ENV === 'production';
   const port = integer(env, 'PORT', 8080, 0, 65535);
@@ -92,6 +131,12 @@ export function loadConfig(env: Env = process.env): Config {
   if (env.TRUST_PROXY && !['true', 'false', '1', '0'].includes(env.TRUST_PROXY)) {
     throw new ConfigError('TRUST_PROXY', 'must be true or false');
   }
+  // nginx's client_header_timeout and client_body_timeout (60 s each), the whole request bounded
+  // rather than the gap between reads, so a body trickled a byte at a time is cut too.
+  const headersTimeoutS = integer(env, 'HEADERS_TIMEOUT_S', 60, 1, 3600);
+  const requestTimeoutS = integer(env, 'REQUEST_TIMEOUT_S', 60, 1, 3600);
+  if (headersTimeoutS > requestTimeoutS) throw new ConfigError('HEADERS_TIMEOUT_S', `cannot be longer than REQUEST_TIMEOUT_S (${requestTimeoutS})`);
+  const maxConnectionsPerAddress = integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', 100, 0, 1_000_000);
   const outboundAllowPrivate = env.UNSAFE_OUTBOUND_PRIVATE === 'true';
   if (outboundAllowPrivate && production) throw new ConfigError('UNSAFE_OUTBOUND_PRIVATE', 'cannot be on when NODE_ENV=production');
   return {
@@ -111,5 +156,9 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     platformPlansFile: env.PLATFORM_PLANS_FILE || null,
     outboundAllowPrivate,
+    headersTimeoutS,
+    requestTimeoutS,
+    maxConnectionsPerAddress,
+    payments: paymentsConfig(env, production),
   };
 }

@@ -36,7 +36,7 @@ async function serve(config: Config) {
     throw error;
   });
   app.log.info(`Gatehouse console at ${config.baseUrl} (database: ${database.kind})`);
-  console.log(`\n  Gatehouse is running: console ${config.baseUrl}  ·  API docs ${config.baseUrl}/api/docs${config.production ? '' : `  ·  dev outbox ${config.baseUrl}/dev/mail`}\n`);
+  console.log(`\n  Gatehouse is running: console ${config.baseUrl}  ·  API docs ${config.baseUrl}/api/docs${config.production || config.smtpUrl ? '' : `  ·  dev outbox ${config.baseUrl}/dev/mail`}\n`);
 
   let stopping = false;
   const shutdown = async (signal: string) => {

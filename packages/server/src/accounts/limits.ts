@@ -20,4 +20,8 @@ export const rateRules = {
   loginPerEmail: { name: 'login-email', points: 10, durationS: 900 },
   loginPerIp: { name: 'login-ip', points: 100, durationS: 900 },
   twoFactorPerIp: { name: 'two-factor-ip', points: 30, durationS: 600 },
+  // Per account, whatever the address: someone who has the password gets this many wrong
+  // authenticator or recovery codes, and this many login challenges, per 15 minutes.
+  secondFactorFailuresPerUser: { name: 'second-factor-fail-user', points: 10, durationS: 900 },
+  loginChallengesPerUser: { name: 'login-challenge-user', points: 10, durationS: 900 },
 } satisfies Record<string, RateLimitRule>;

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Problem, unwrap } from '../platform/errors.js';
 import { OkBody, SentBody, UserOut, withProblems } from '../console/common-schemas.js';
-import { clearSessionCookie, clientInfo, rateLimitedProblem, requireUser, setSessionCookie } from '../console/http.js';
+import { clearSessionCookie, clientInfo, publicRoute, rateLimitedProblem, requireUser, setSessionCookie } from '../console/http.js';
 import type { AuthService, StartedSession } from './service.js';
 import { RateLimited } from './service.js';
 import * as s from './schemas.js';
@@ -21,6 +21,7 @@ export function authRoutes(auth: AuthService, secureCookies: boolean): FastifyPl
     const tags = ['auth'];
 
     app.post('/auth/signup', {
+      ...publicRoute,
       schema: { tags, summary: 'E-mail a six-digit sign-up code', description: 'The answer is the same whether or not the address has an account.', body: s.EmailInBody, response: withProblems({ 200: SentBody }) },
     }, async (request) => {
       notLimited(await auth.sendCode('signup', request.body.email, request.ip));
@@ -28,14 +29,17 @@ export function authRoutes(auth: AuthService, secureCookies: boolean): FastifyPl
     });
 
     app.post('/auth/signup/verify', {
+      ...publicRoute,
       schema: { tags, summary: 'Trade the e-mailed code for a sign-up ticket', body: s.CodeInBody, response: withProblems({ 200: s.TicketBody }) },
     }, async (request) => unwrap(notLimited(await auth.verifyCode('signup', request.body.email, request.body.code, request.ip))));
 
     app.post('/auth/signup/complete', {
+      ...publicRoute,
       schema: { tags, summary: 'Create the account with the ticket, a name and a password', body: s.SignupInBody, response: withProblems({ 200: s.SessionBody }, 409) },
     }, async (request, reply) => sessionBody(reply, unwrap(await auth.completeSignup(request.body, clientInfo(request)))));
 
     app.post('/auth/login', {
+      ...publicRoute,
       schema: { tags, summary: 'Sign in with e-mail and password', body: s.LoginInBody, response: withProblems({ 200: s.LoginBody }) },
     }, async (request, reply) => {
       const outcome = unwrap(notLimited(await auth.login(request.body.email, request.body.password, clientInfo(request))));
@@ -44,6 +48,7 @@ export function authRoutes(auth: AuthService, secureCookies: boolean): FastifyPl
     });
 
     app.post('/auth/login/2fa', {
+      ...publicRoute,
       schema: { tags, summary: 'Finish a sign-in with an authenticator or recovery code', body: s.TwoFactorInBody, response: withProblems({ 200: s.SessionBody }) },
     }, async (request, reply) => {
       const session = unwrap(notLimited(await auth.loginTwoFactor(request.body.challenge, request.body.code, clientInfo(request))));
@@ -51,6 +56,7 @@ export function authRoutes(auth: AuthService, secureCookies: boolean): FastifyPl
     });
 
     app.post('/auth/logout', {
+      ...publicRoute,
       schema: { tags, summary: 'End this session', response: withProblems({ 200: OkBody }) },
     }, async (request, reply) => {
       if (request.caller?.kind === 'user') await auth.logout(request.caller.user.sessionId);
@@ -59,6 +65,7 @@ export function authRoutes(auth: AuthService, secureCookies: boolean): FastifyPl
     });
 
     app.post('/auth/password/forgot', {
+      ...publicRoute,
       schema: { tags, summary: 'E-mail a password reset code', description: 'The answer is the same whether or not the address has an account.', body: s.EmailInBody, response: withProblems({ 200: SentBody }) },
     }, async (request) => {
       notLimited(await auth.sendCode('reset', request.body.email, request.ip));
@@ -66,10 +73,12 @@ export function authRoutes(auth: AuthService, secureCookies: boolean): FastifyPl
     });
 
     app.post('/auth/password/verify', {
+      ...publicRoute,
       schema: { tags, summary: 'Trade the e-mailed code for a reset ticket', body: s.CodeInBody, response: withProblems({ 200: s.TicketBody }) },
     }, async (request) => unwrap(notLimited(await auth.verifyCode('reset', request.body.email, request.body.code, request.ip))));
 
     app.post('/auth/password/reset', {
+      ...publicRoute,
       schema: { tags, summary: 'Set a new password with the ticket', description: 'Ends every session; signs in unless two-factor is on.', body: s.ResetInBody, response: withProblems({ 200: s.ResetBody }) },
     }, async (request, reply) => {
       const outcome = unwrap(await auth.resetPassword(request.body.ticket, request.body.password, clientInfo(request)));
@@ -110,12 +119,12 @@ export function authRoutes(auth: AuthService, secureCookies: boolean): FastifyPl
     app.post('/me/2fa/disable', {
       schema: { tags: meTags, summary: 'Turn two-factor off', body: s.TotpDisableInBody, response: withProblems({ 200: OkBody }, 409) },
     }, async (request) => {
-      unwrap(await auth.disableTwoFactor(requireUser(request).user, request.body.password, request.body.code, request.ip));
+      unwrap(notLimited(await auth.disableTwoFactor(requireUser(request).user, request.body.password, request.body.code, request.ip)));
       return { ok: true };
     });
 
     app.post('/me/2fa/recovery-codes', {
       schema: { tags: meTags, summary: 'Replace the recovery codes', body: s.TotpCodeInBody, response: withProblems({ 200: s.RecoveryBody }, 409) },
-    }, async (request) => ({ recovery_codes: unwrap(await auth.regenerateRecoveryCodes(requireUser(request).user, request.body.code, request.ip)) }));
+    }, async (request) => ({ recovery_codes: unwrap(notLimited(await auth.regenerateRecoveryCodes(requireUser(request).user, request.body.code, request.ip))) }));
   };
 }

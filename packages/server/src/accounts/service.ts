@@ -15,6 +15,8 @@ import * as q from './queries.js';
 import type { CodePurpose } from './tables.js';
 import { issueRecoveryCodes, newTotpSecret, spendSecondFactor, verifyTotp } from './two-factor.js';
 import { isUniqueViolation } from '../platform/db/errors.js';
+import { networkOf } from '../platform/http/network.js';
+import { SecondFactorGuard } from './second-factor-guard.js';
 
 export interface StartedSession {
   token: string;
@@ -43,6 +45,7 @@ export class AuthService {
     private readonly accounts: AccountsService,
     private readonly workspaces: WorkspaceService,
     private readonly consoleUrl: string,
+    private readonly secondFactor: SecondFactorGuard = new SecondFactorGuard(rateLimits, outbox, consoleUrl),
   ) {}
 
   async #limit(checks: [RateLimitRule, string][]): Promise<RateLimited | null> {
@@ -60,7 +63,7 @@ export class AuthService {
   async sendCode(purpose: CodePurpose, rawEmail: string, ip: string): Promise<RateLimited | null> {
     const email = normalizeEmail(rawEmail);
     const limited = await this.#limit([
-      [limits.rateRules.codeSendPerIp, ip],
+      [limits.rateRules.codeSendPerIp, networkOf(ip)],
       [limits.rateRules.codeSendPerEmail, `${purpose}:${email}`],
     ]);
     if (limited) return limited;
@@ -91,7 +94,7 @@ export class AuthService {
 
   /** Step 2: the e-mailed code buys a one-time ticket valid 30 minutes. */
   async verifyCode(purpose: CodePurpose, rawEmail: string, code: string, ip: string): Promise<Result<{ ticket: string; expires_at: string }> | RateLimited> {
-    const limited = await this.#limit([[limits.rateRules.codeVerifyPerIp, ip]]);
+    const limited = await this.#limit([[limits.rateRules.codeVerifyPerIp, networkOf(ip)]]);
     if (limited) return limited;
     const email = normalizeEmail(rawEmail);
     return this.db.transaction().execute(async (trx) => {
@@ -140,7 +143,7 @@ export class AuthService {
   async login(rawEmail: string, password: string, client: ClientInfo): Promise<Result<LoginOutcome> | RateLimited> {
     const email = normalizeEmail(rawEmail);
     const limited = await this.#limit([
-      [limits.rateRules.loginPerIp, client.ip],
+      [limits.rateRules.loginPerIp, networkOf(client.ip)],
       [limits.rateRules.loginPerEmail, email],
     ]);
     if (limited) return limited;
@@ -148,6 +151,13 @@ export class AuthService {
     const valid = user ? await verifyPassword(user.password_hash, password) : await verifyAgainstDecoy(password);
     if (!user || !valid) return fail('invalid_credentials');
     await this.rateLimits.reset(limits.rateRules.loginPerEmail, email);
+    if (user.totp_secret_sealed) {
+      // A correct password resets the login count, so challenges are bounded per account too.
+      const paused = await this.secondFactor.paused(user.id);
+      if (paused) return new RateLimited(paused.retryAfterS);
+      const challenges = await this.#limit([[limits.rateRules.loginChallengesPerUser, user.id]]);
+      if (challenges) return challenges;
+    }
     return this.db.transaction().execute(async (trx) => {
       if (user.totp_secret_sealed) {
         const challenge = randomToken();
@@ -173,22 +183,27 @@ export class AuthService {
 
   /** Login step 2: the challenge plus an authenticator code or a recovery code. */
   async loginTwoFactor(challenge: string, code: string, client: ClientInfo): Promise<Result<StartedSession> | RateLimited> {
-    const limited = await this.#limit([[limits.rateRules.twoFactorPerIp, client.ip]]);
+    const limited = await this.#limit([[limits.rateRules.twoFactorPerIp, networkOf(client.ip)]]);
     if (limited) return limited;
-    return this.db.transaction().execute(async (trx) => {
+    const outcome = await this.db.transaction().execute(async (trx): Promise<Result<StartedSession> | RateLimited> => {
       const now = this.clock.now();
       const row = await q.findChallenge(trx, sha256Hex(challenge));
       if (!row || row.used_at || row.expires_at <= now || row.attempts >= limits.LOGIN_CHALLENGE_MAX_ATTEMPTS) {
         return fail('invalid_challenge');
       }
+      const paused = await this.secondFactor.paused(row.user_id);
+      if (paused) return new RateLimited(paused.retryAfterS);
       const user = await q.findUserById(trx, row.user_id);
       if (!user || !(await spendSecondFactor(trx, this.box, this.clock, user, code))) {
         await q.countChallengeAttempt(trx, row.id);
+        if (user) await this.secondFactor.failed(trx, user);
         return fail('invalid_two_factor_code');
       }
       await q.useChallenge(trx, row.id, now);
       return ok(await this.#sessionFor(trx, user, client));
     });
+    this.outbox.kick();
+    return outcome;
   }
 
   /** Password reset with a ticket ends every session; it signs in only when two-factor is off. */
@@ -270,14 +285,19 @@ export class AuthService {
     });
   }
 
-  async disableTwoFactor(session: SessionUser, password: string, code: string, ip: string): Promise<Result<true>> {
+  async disableTwoFactor(session: SessionUser, password: string, code: string, ip: string): Promise<Result<true> | RateLimited> {
     const user = await q.findUserById(this.db, session.id);
     if (!user) return fail('not_signed_in');
     if (!user.totp_secret_sealed) return fail('two_factor_not_on');
+    const paused = await this.secondFactor.paused(user.id);
+    if (paused) return new RateLimited(paused.retryAfterS);
     if (!(await verifyPassword(user.password_hash, password))) return fail('wrong_password');
     return this.db.transaction().execute(async (trx) => {
       const fresh = await q.findUserById(trx, user.id);
-      if (!fresh || !(await spendSecondFactor(trx, this.box, this.clock, fresh, code))) return fail('invalid_two_factor_code');
+      if (!fresh || !(await spendSecondFactor(trx, this.box, this.clock, fresh, code))) {
+        await this.secondFactor.failed(trx, user);
+        return fail('invalid_two_factor_code');
+      }
       await q.updateUser(trx, user.id, { totp_secret_sealed: null, totp_pending_sealed: null, totp_last_step: null, updated_at: this.clock.now() });
       await q.replaceRecoveryCodes(trx, user.id, []);
       await this.workspaces.auditAcrossWorkspaces(trx, this.#actor(session, ip), user.id, { action: 'user.two_factor_disable', summary: `${user.email} turned off two-factor sign-in` });
@@ -286,13 +306,18 @@ export class AuthService {
   }
 
   /** New recovery codes replace the old ones; an authenticator code (not a recovery code) is required. */
-  async regenerateRecoveryCodes(session: SessionUser, code: string, ip: string): Promise<Result<string[]>> {
+  async regenerateRecoveryCodes(session: SessionUser, code: string, ip: string): Promise<Result<string[]> | RateLimited> {
+    const paused = await this.secondFactor.paused(session.id);
+    if (paused) return new RateLimited(paused.retryAfterS);
     return this.db.transaction().execute(async (trx) => {
       const user = await q.findUserById(trx, session.id);
       if (!user?.totp_secret_sealed) return fail('two_factor_not_on');
       const step = verifyTotp(this.box.open(user.totp_secret_sealed), code.trim(), this.clock, user.totp_last_step);
       // Claimed conditionally, so one code cannot be spent twice by racing requests (RFC 6238 5.2).
-      if (step === null || !(await q.claimTotpStep(trx, user.id, step))) return fail('invalid_two_factor_code');
+      if (step === null || !(await q.claimTotpStep(trx, user.id, step))) {
+        await this.secondFactor.failed(trx, user);
+        return fail('invalid_two_factor_code');
+      }
       const codes = await issueRecoveryCodes(trx, user.id);
       await this.workspaces.auditAcrossWorkspaces(trx, this.#actor(session, ip), user.id, { action: 'user.recovery_codes_regenerate', summary: `${user.email} made new recovery codes` });
       return ok(codes);

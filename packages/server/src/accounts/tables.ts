@@ -73,3 +73,8 @@ export interface AuthTables {
   sessions: SessionsTable;
   login_challenges: LoginChallengesTable;
 }
+
+// This capability's tables join the service's Database type (platform/db/database.ts).
+declare module '../platform/db/database.js' {
+  interface Database extends AuthTables {}
+}

@@ -13,9 +13,19 @@ export interface PlatformPlan {
   remove_branding: boolean;
   /** Requests past monthly_requests are refused (true) or allowed as overage (false). */
   hard_cap: boolean;
+  /**
+   * Apps people connect (spec 4.1, 4.3: dynamic registration and client ID metadata documents)
+   * may be turned on. A catalogue that leaves it out gives none.
+   */
+  connected_apps?: boolean;
+  /**
+   * The monthly price on the platform's Stripe account (price_…) that sells this plan; without
+   * it Stripe cannot sell the plan. The development provider sells every paid plan at its price.
+   */
+  provider_price_id?: string;
 }
 
-const defaultFile = fileURLToPath(new URL('../../../platform-plans.json', import.meta.url));
+const defaultFile = fileURLToPath(new URL('../../platform-plans.json', import.meta.url));
 
 /**
  * The catalogue, read once from a JSON file the operator may replace (PLATFORM_PLANS_FILE).
@@ -29,6 +39,7 @@ export class PlatformPlans {
       for (const key of ['monthly_requests', 'max_customers', 'price_monthly_cents'] as const) {
         if (!Number.isSafeInteger(plan[key]) || plan[key] < 0) throw new Error(`platform plan ${plan.code}: ${key} must be a whole number`);
       }
+      if (plan.provider_price_id !== undefined && !/^price_[A-Za-z0-9]+$/.test(plan.provider_price_id)) throw new Error(`platform plan ${plan.code}: provider_price_id must be a price id (price_…)`);
     }
     if (!parsed.plans.some((p) => p.code === 'free')) throw new Error(`platform plans file ${file} has no "free" plan`);
     this.list = parsed.plans;
@@ -36,9 +47,9 @@ export class PlatformPlans {
   get(code: string): PlatformPlan {
     return this.list.find((p) => p.code === code) ?? this.list.find((p) => p.code === 'free')!;
   }
-  /** PlatformPlanOut; purchasable needs the payments connection, which is not configured yet. */
+  /** PlatformPlanOut; `purchasable` when the payments provider can sell it (payments/service.ts). */
   toOut(plan: PlatformPlan, purchasable: boolean) {
-    const { hard_cap: _hardCap, ...out } = plan;
-    return { ...out, purchasable: purchasable && plan.price_monthly_cents > 0 };
+    const { hard_cap: _hardCap, provider_price_id: _price, ...out } = plan;
+    return { ...out, connected_apps: plan.connected_apps === true, purchasable: purchasable && plan.price_monthly_cents > 0 };
   }
 }

@@ -42,3 +42,21 @@ export function findApiBySecretHash(db: Db, hash: string, now: Date) {
     )
     .executeTakeFirst();
 }
+
+/**
+ * APIs whose platform plan has ended and is not `free` yet: past due beyond the grace, or canceled
+ * (at the period's end) with the period over.
+ */
+export function apisWithEndedPlatformPlans(db: Executor, now: Date) {
+  return db
+    .selectFrom('apis')
+    .select(['id', 'platform_plan', 'plan_status', 'plan_grace_until', 'plan_period_end'])
+    .where('platform_plan', '<>', 'free')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('plan_status', '=', 'past_due'), eb('plan_grace_until', '<', now)]),
+        eb.and([eb('plan_status', '=', 'canceled'), eb.or([eb('plan_period_end', 'is', null), eb('plan_period_end', '<', now)])]),
+      ]),
+    )
+    .execute();
+}

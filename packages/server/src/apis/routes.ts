@@ -31,7 +31,7 @@ export function apiRoutes(apis: ApiService): FastifyPluginAsyncTypebox {
       schema: { tags, summary: 'Plans of the platform an API can be on', response: withProblems({ 200: Type.Object({ plans: Type.Array(s.PlatformPlanOut) }) }) },
     }, async (request) => {
       requireCaller(request);
-      return { plans: apis.platformPlans.list.map((plan) => apis.platformPlans.toOut(plan, false)) };
+      return { plans: apis.platformPlans.list.map((plan) => apis.platformPlanOut(plan)) };
     });
 
     app.get('/apis/:api', {

@@ -34,6 +34,7 @@ export const PlatformPlanOut = Type.Object({
   custom_domain: Type.Boolean(),
   teams: Type.Boolean(),
   remove_branding: Type.Boolean(),
+  connected_apps: Type.Boolean({ description: 'apps people connect (dynamic registration, client ID metadata documents) may be turned on' }),
   purchasable: Type.Boolean(),
 });
 
@@ -126,7 +127,7 @@ export const UpdateAPIInBody = Body({
   privacy_url: Type.Optional(WebUrl),
   rps: Type.Optional(Type.Integer({ minimum: 0, maximum: 100000, description: '0 = no limit' })),
   // Fields past rps (the spec leaves them open; docs/decisions.md):
-  secret_prefix: Type.Optional(Type.String({ pattern: '^[a-z][a-z0-9]{1,9}$', description: 'prefix of new customer keys' })),
+  secret_prefix: Type.Optional(Type.String({ maxLength: 10, pattern: '^[a-z][a-z0-9]{1,9}$', description: 'prefix of new customer keys' })),
   signup_mode: Type.Optional(Type.Union([Type.Literal('open'), Type.Literal('approval'), Type.Literal('invite')])),
   support_email: Type.Optional(Type.Union([Type.Literal(''), Type.String({ maxLength: 254, format: 'email' })])),
   tagline: Type.Optional(Type.String({ maxLength: 200 })),

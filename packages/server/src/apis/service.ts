@@ -10,12 +10,12 @@ import type { AuditService } from '../audit/service.js';
 import { actorOf, type Caller } from '../console/caller.js';
 import type { WorkspaceService } from '../workspaces/service.js';
 import type { Role } from '../workspaces/tables.js';
-import type { PlatformPlans } from './platform-plans.js';
+import type { PlatformPlan, PlatformPlans } from './platform-plans.js';
 import { presets, type PresetName } from './presets.js';
 import * as q from './queries.js';
 import { newSdkSecret } from './sdk-secret.js';
 import { prefixFromSlug, slugCandidate, slugFromName, slugProblem, slugReasons } from './slug.js';
-import type { ApisTable } from './tables.js';
+import type { ApisTable, PlanStatus } from './tables.js';
 import { isUniqueViolation } from '../platform/db/errors.js';
 
 export type ApiRow = Awaited<ReturnType<typeof q.findApi>> & {};
@@ -24,6 +24,31 @@ export type ApiRow = Awaited<ReturnType<typeof q.findApi>> & {};
 export type SummaryCounts = (apiIds: string[]) => Promise<Map<string, { customers: number; monthRequests: number }>>;
 /** Called inside the transaction of a change to an API's price or limits (customers make new usage policies). */
 export type LimitsChanged = (trx: Trx, apiId: string) => Promise<void>;
+
+/** spec 2.1 PaymentsOut. */
+export interface PaymentsOutShape {
+  configured: boolean;
+  connected: boolean;
+  livemode: boolean;
+  charges_enabled: boolean;
+  account_id?: string;
+  account_name?: string;
+  connected_at?: string;
+}
+
+/** What the payments capability tells ApiOut: the connection, and which platform plans can be bought. */
+export interface PaymentsView {
+  paymentsOut(apiId: string): Promise<PaymentsOutShape>;
+  purchasable(plan: PlatformPlan): boolean;
+}
+
+/** The platform plan state an API's platform subscription sets (payments/platform-billing.ts). */
+export interface PlatformPlanState {
+  platform_plan: string;
+  plan_status: PlanStatus;
+  plan_grace_until: Date | null;
+  plan_period_end: Date | null;
+}
 
 // Settings that change what a customer is charged or allowed: a change makes new usage policies.
 const limitFields = ['price_per_request_micro', 'rps', 'monthly_quota', 'billable_status_codes', 'payg_enabled'] as const;
@@ -66,7 +91,37 @@ export class ApiService {
     private readonly urls: { baseUrl: string; portalDomain: string },
     private readonly summaryCounts: SummaryCounts,
     private readonly limitsChanged: LimitsChanged,
+    private readonly payments: PaymentsView,
   ) {}
+
+  /** ApiOut with the payments connection read. */
+  async #out(api: ApiRow, role: Role) {
+    return this.toApiOut(api, role, await this.payments.paymentsOut(api.id));
+  }
+
+  /** PlatformPlanOut: purchasable where the payments provider can sell the plan. */
+  platformPlanOut(plan: PlatformPlan) {
+    return this.platformPlans.toOut(plan, this.payments.purchasable(plan));
+  }
+
+  /**
+   * Whether a workspace may have more than one member: one of its APIs is on a plan with teams (a
+   * workspace without APIs is on `free`).
+   */
+  async workspaceHasTeams(workspaceId: string): Promise<boolean> {
+    const codes = (await q.apisOfWorkspace(this.db, workspaceId)).map((api) => api.platform_plan);
+    return (codes.length ? codes : ['free']).some((code) => this.platformPlans.get(code).teams);
+  }
+
+  /** Sets an API's platform plan and its status, in the transaction of the event that moved it. */
+  async setPlatformPlan(trx: Trx, apiId: string, state: PlatformPlanState): Promise<void> {
+    await q.updateApi(trx, apiId, { ...state, updated_at: this.clock.now() });
+  }
+
+  /** APIs whose platform plan ran out: past due beyond its grace, or canceled past its period. */
+  platformPlansEnded(now: Date) {
+    return q.apisWithEndedPlatformPlans(this.db, now);
+  }
 
   /** Loads an API for a caller with at least `minimum`; an API of another workspace answers 404. */
   async access(caller: Caller, apiId: string, minimum: Role): Promise<{ api: ApiRow; role: Role }> {
@@ -97,7 +152,7 @@ export class ApiService {
     return `${base.protocol}//${slug}.${this.urls.portalDomain}${base.port ? `:${base.port}` : ''}`;
   }
 
-  toApiOut(api: ApiRow, role: Role) {
+  toApiOut(api: ApiRow, role: Role, payments: PaymentsOutShape) {
     const plan = this.platformPlans.get(api.platform_plan);
     const iso = (d: Date | null) => (d ? d.toISOString() : undefined);
     const optional = {
@@ -140,12 +195,11 @@ export class ApiService {
       low_balance_micro: api.low_balance_micro,
       auto_recharge_allowed: api.auto_recharge_allowed,
       secret_prefix: api.secret_prefix,
-      // Custom domains and the payments connection are capabilities of their own; until they are
-      // set up these report their empty state.
+      // Custom domains are a capability of their own; until it is built this reports its empty state.
       domain: { status: 'none', cname_target: `domains.${this.urls.portalDomain}`, allowed: plan.custom_domain },
-      plan: this.platformPlans.toOut(plan, false),
+      plan: this.platformPlanOut(plan),
       plan_status: api.plan_status,
-      payments: { configured: false, connected: false, livemode: false, charges_enabled: false },
+      payments,
       role,
       created_at: api.created_at.toISOString(),
       ...Object.fromEntries(Object.entries(optional).filter(([, v]) => v !== undefined)),
@@ -192,7 +246,7 @@ export class ApiService {
       }
     }
     if (!result.ok) return result;
-    return ok({ api: this.toApiOut(result.value, role), secret });
+    return ok({ api: await this.#out(result.value, role), secret });
   }
 
   #insert(caller: Caller, workspaceId: string, input: { name: string; preset: PresetName; api_base_url?: string; slug?: string }, requested: string | undefined, secret: string): Promise<Result<ApiRow>> {
@@ -261,7 +315,7 @@ export class ApiService {
 
   async get(caller: Caller, apiId: string) {
     const { api, role } = await this.access(caller, apiId, 'viewer');
-    return this.toApiOut(api, role);
+    return this.#out(api, role);
   }
 
   async update(caller: Caller, apiId: string, changes: ApiUpdate) {
@@ -269,7 +323,7 @@ export class ApiService {
     const changed = Object.fromEntries(
       Object.entries(changes).filter(([key, value]) => JSON.stringify(value) !== JSON.stringify(api[key as keyof ApisTable])),
     ) as ApiUpdate;
-    if (Object.keys(changed).length === 0) return this.toApiOut(api, role);
+    if (Object.keys(changed).length === 0) return this.#out(api, role);
     const row = await this.db.transaction().execute(async (trx) => {
       const updated = await q.updateApi(trx, apiId, { ...changed, ...(changed.name ? { name: changed.name.trim() } : {}), updated_at: this.clock.now() });
       if (limitFields.some((field) => field in changed)) await this.limitsChanged(trx, apiId);
@@ -283,7 +337,7 @@ export class ApiService {
       });
       return updated;
     });
-    return this.toApiOut(row, role);
+    return this.#out(row, role);
   }
 
   async setLogo(caller: Caller, apiId: string, logoUrl: string) {
@@ -300,7 +354,7 @@ export class ApiService {
       });
       return updated;
     });
-    return this.toApiOut(row, role);
+    return this.#out(row, role);
   }
 
   async setStatus(caller: Caller, apiId: string, status: 'active' | 'suspended', reason: string | null) {
@@ -317,7 +371,7 @@ export class ApiService {
       });
       return updated;
     });
-    return this.toApiOut(row, role);
+    return this.#out(row, role);
   }
 
   async remove(caller: Caller, apiId: string): Promise<void> {

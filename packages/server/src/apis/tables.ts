@@ -54,3 +54,8 @@ export interface ApisTable {
 export interface ApiTables {
   apis: ApisTable;
 }
+
+// This capability's tables join the service's Database type (platform/db/database.ts).
+declare module '../platform/db/database.js' {
+  interface Database extends ApiTables {}
+}

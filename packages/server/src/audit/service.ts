@@ -4,9 +4,12 @@ import { newId } from '../platform/ids.js';
 import { decodeCursor, encodeCursor } from '../platform/cursor.js';
 import { insertAuditEvent, listAuditEvents } from './queries.js';
 
-/** Who did something: a person, a workspace key or the service itself. */
+/**
+ * Who did something: a console user, a workspace key, the service itself, or a person of an API's
+ * sign-in service acting for a customer in the portal.
+ */
 export interface Actor {
-  type: 'user' | 'key' | 'system';
+  type: 'user' | 'key' | 'system' | 'person';
   id: string;
   name: string;
   ip: string;

@@ -22,3 +22,8 @@ export interface AuditEventsTable {
 export interface AuditTables {
   audit_events: AuditEventsTable;
 }
+
+// This capability's tables join the service's Database type (platform/db/database.ts).
+declare module '../platform/db/database.js' {
+  interface Database extends AuditTables {}
+}

@@ -36,4 +36,9 @@ export function registerCallerHook(app: FastifyInstance, deps: { accounts: Accou
     const user = await deps.accounts.sessionUser(token);
     if (user) request.caller = { kind: 'user', user, ...info };
   });
+  // Routes are closed unless marked public, and a closed route refuses an unknown caller before
+  // its body is even read: parsing and validating are work nobody should get for free.
+  app.addHook('preParsing', async (request) => {
+    if (!request.caller && !request.routeOptions.config.public) throw new Problem('not_signed_in');
+  });
 }

@@ -10,7 +10,18 @@ declare module 'fastify' {
     /** Set by the console's caller hook: the person or workspace key calling, or null. */
     caller: Caller | null;
   }
+  interface FastifyContextConfig {
+    /** The route serves callers who are not signed in (sign-up, login, invitations, the OpenAPI document). */
+    public?: boolean;
+  }
 }
+
+/**
+ * Route options of a console route anyone may call; every other route needs a caller. Their
+ * bodies are a few fields (an address, a password, a ticket), so they take 16 KB rather than the
+ * megabyte an SDK report needs: a stranger's megabyte is refused by its length, before it is read.
+ */
+export const publicRoute = { config: { public: true }, bodyLimit: 16 * 1024 } as const;
 
 export function clientInfo(request: FastifyRequest): ClientInfo {
   return { ip: request.ip, userAgent: String(request.headers['user-agent'] ?? '') };

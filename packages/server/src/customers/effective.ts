@@ -8,7 +8,8 @@ export interface LimitSource {
 }
 
 export interface EffectiveInput {
-  api: { price_per_request_micro: number; rps: number; monthly_quota: number; billable_status_codes: number[] };
+  /** payg_enabled false: the API's price is not charged unless a plan is in force (absent: true). */
+  api: { price_per_request_micro: number; rps: number; monthly_quota: number; billable_status_codes: number[]; payg_enabled?: boolean };
   /** The customer's plan, only while the subscription to it is in force. */
   plan: LimitSource | null;
   custom: LimitSource;
@@ -31,7 +32,10 @@ export function hasCustomLimits(custom: LimitSource): boolean {
 export function effectiveLimits(input: EffectiveInput): EffectiveLimits {
   const { api, plan, custom } = input;
   const pick = (field: keyof LimitSource): number => custom[field] ?? plan?.[field] ?? api[field];
-  const price = pick('price_per_request_micro');
+  // Without pay-as-you-go the API's price is not charged (issue 13 item 8): only a plan in force,
+  // or a price the owner set for this customer, makes requests cost anything.
+  const apiPrice = plan !== null || api.payg_enabled !== false ? api.price_per_request_micro : 0;
+  const price = custom.price_per_request_micro ?? plan?.price_per_request_micro ?? apiPrice;
   const quota = pick('monthly_quota');
   return {
     rps: pick('rps'),
@@ -43,7 +47,11 @@ export function effectiveLimits(input: EffectiveInput): EffectiveLimits {
   };
 }
 
-/** Whether a plan is in force for a customer: assigned by hand, or a provider subscription in good standing. */
+/**
+ * Whether a plan is in force for a customer: assigned by hand, or a provider subscription in good
+ * standing. `past_due` is the grace: payments applies it for at most 7 days and then records the
+ * subscription as `unpaid` (payments/subscriptions.ts, docs/decisions.md).
+ */
 export function planInForce(customer: { plan_id: string | null; plan_source: string; subscription_status: string | null }): boolean {
   if (!customer.plan_id) return false;
   if (customer.plan_source === 'manual') return true;

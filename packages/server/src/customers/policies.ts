@@ -23,7 +23,7 @@ function currentTerms(row: PolicyRow): EffectiveLimits | null {
  */
 export async function refreshPolicies(
   trx: Trx,
-  api: { id: string; price_per_request_micro: number; rps: number; monthly_quota: number; billable_status_codes: number[] },
+  api: { id: string; price_per_request_micro: number; rps: number; monthly_quota: number; billable_status_codes: number[]; payg_enabled: boolean },
   customerIds: string[] | null,
   at: Date,
 ): Promise<void> {

@@ -72,6 +72,25 @@ export async function monthRequestsOf(db: Executor, customerId: string, month: s
   return row?.requests ?? 0;
 }
 
+/** This month's counters of a customer: requests of every status, billable ones, and what they were charged. */
+export async function monthUsageOf(db: Executor, customerId: string, month: string) {
+  const row = await db.selectFrom('customer_usage_months').select(['requests', 'billable', 'charged_micro']).where('customer_id', '=', customerId).where('month', '=', month).executeTakeFirst();
+  return { requests: row?.requests ?? 0, billable: row?.billable ?? 0, chargedMicro: row?.charged_micro ?? 0 };
+}
+
+/** A customer's daily counters in [fromDay, toDay], oldest first; days without usage have no row. */
+export function usageDaysOf(db: Executor, apiId: string, customerId: string, fromDay: string, toDay: string) {
+  return db
+    .selectFrom('customer_usage_days')
+    .select(['day', 'requests', 'billable', 'errors', 'charged_micro'])
+    .where('api_id', '=', apiId)
+    .where('customer_id', '=', customerId)
+    .where('day', '>=', fromDay)
+    .where('day', '<=', toDay)
+    .orderBy('day')
+    .execute();
+}
+
 export function planOf(db: Executor, apiId: string, planId: string) {
   return db.selectFrom('plans').selectAll().where('api_id', '=', apiId).where('id', '=', planId).executeTakeFirst();
 }
@@ -133,7 +152,7 @@ export async function insertKey(trx: Trx, row: Insertable<CustomerKeysTable>) {
 export function activeKeysOf(db: Executor, apiId: string, customerId: string) {
   return db
     .selectFrom('customer_keys')
-    .select(['id', 'name', 'prefix', 'created_at', 'last_used_at'])
+    .select(['id', 'name', 'prefix', 'created_at', 'last_used_at', 'created_by_person'])
     .where('api_id', '=', apiId)
     .where('customer_id', '=', customerId)
     .where('revoked_at', 'is', null)
@@ -152,12 +171,4 @@ export function revokeKey(trx: Trx, apiId: string, customerId: string, keyId: st
     .where('revoked_at', 'is', null)
     .returning(['id', 'name', 'prefix'])
     .executeTakeFirst();
-}
-
-export async function revokeOpenInvites(trx: Trx, apiId: string, email: string, at: Date) {
-  await trx.updateTable('customer_invites').set({ revoked_at: at }).where('api_id', '=', apiId).where('email', '=', email).where('accepted_at', 'is', null).where('revoked_at', 'is', null).execute();
-}
-
-export async function insertInvite(trx: Trx, row: { id: string; api_id: string; email: string; invited_by: string; created_at: Date }) {
-  await trx.insertInto('customer_invites').values({ ...row, accepted_at: null, revoked_at: null }).execute();
 }

@@ -5,9 +5,10 @@ import { ApiParams } from '../apis/schemas.js';
 import { DEFAULT_PAGE_SIZE, SentBody, withProblems } from '../console/common-schemas.js';
 import { requireCaller } from '../console/http.js';
 import * as s from './schemas.js';
+import type { CustomerInvitations } from './invitations.js';
 import type { CustomerService } from './service.js';
 
-export function customerRoutes(customers: CustomerService): FastifyPluginAsyncTypebox {
+export function customerRoutes(customers: CustomerService, invitations: CustomerInvitations): FastifyPluginAsyncTypebox {
   return async (app) => {
     const tags = ['customers'];
 
@@ -20,8 +21,23 @@ export function customerRoutes(customers: CustomerService): FastifyPluginAsyncTy
     }, async (request) => unwrap(await customers.create(requireCaller(request), request.params.api, request.body)));
 
     app.post('/apis/:api/customers/invite', {
-      schema: { tags, summary: 'Invite someone to become a customer (editor)', params: ApiParams, body: s.InviteCustomerInBody, response: withProblems({ 200: SentBody }) },
-    }, async (request) => customers.invite(requireCaller(request), request.params.api, request.body.email));
+      schema: { tags, summary: 'Invite someone to become a customer (editor)', description: 'The mail links to the portal; signing up with the address makes them a customer, whatever the signup mode.', params: ApiParams, body: s.InviteCustomerInBody, response: withProblems({ 200: SentBody }, 429) },
+    }, async (request) => invitations.invite(requireCaller(request), request.params.api, request.body.email));
+
+    app.get('/apis/:api/customers/invites', {
+      schema: { tags, summary: 'Open invitations to become a customer, newest first', params: ApiParams, response: withProblems({ 200: s.CustomerInvitesBody }) },
+    }, async (request) => invitations.list(requireCaller(request), request.params.api));
+
+    app.post('/apis/:api/customers/invites/:invite/resend', {
+      schema: { tags, summary: 'Send an invitation again with a new link, good for 7 more days (editor)', params: s.InviteParams, response: withProblems({ 200: SentBody }, 429) },
+    }, async (request) => invitations.resend(requireCaller(request), request.params.api, request.params.invite));
+
+    app.delete('/apis/:api/customers/invites/:invite', {
+      schema: { tags, summary: 'Revoke an invitation; its link stops working (editor)', params: s.InviteParams, response: withProblems({ 204: Type.Null() }) },
+    }, async (request, reply) => {
+      await invitations.revoke(requireCaller(request), request.params.api, request.params.invite);
+      return reply.status(204).send(null);
+    });
 
     app.get('/apis/:api/customers/:id', {
       schema: { tags, summary: 'A customer with effective limits, keys and members', params: s.CustomerParams, response: withProblems({ 200: s.CustomerDetail }) },

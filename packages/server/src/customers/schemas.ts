@@ -73,6 +73,9 @@ export const UpdateCustomerInBody = Body({
   plan_id: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
 });
 export const InviteCustomerInBody = Body({ email: Email });
+export const CustomerInviteOut = Type.Object({ id: Type.String(), email: Type.String(), created_at: Timestamp, expires_at: Timestamp });
+export const CustomerInvitesBody = Type.Object({ invites: Type.Array(CustomerInviteOut) });
+export const InviteParams = Type.Object({ api: Type.String({ maxLength: 64 }), invite: Type.String({ maxLength: 64 }) });
 export const NewKeyInBody = Body({ name: Type.String({ minLength: 1, maxLength: 80, pattern: NotBlank }) });
 export const TestKeyBody = Type.Object({ key: Type.String(), customer_id: Type.String(), balance_micro: Int64(), key_header: Type.String() });
 export const CustomersQuery = Type.Object({

@@ -7,7 +7,6 @@ import type { Db, Trx } from '../platform/db/database.js';
 import { fail, ok, Problem, validationProblem, type Result } from '../platform/errors.js';
 import { newId, randomBase62 } from '../platform/ids.js';
 import type { MailOutbox } from '../platform/mail/outbox.js';
-import { composeMail } from '../platform/mail/templates.js';
 import { isoDay, monthStart } from '../platform/period.js';
 import type { ApiRow, ApiService } from '../apis/service.js';
 import { normalizeEmail } from '../accounts/accounts.js';
@@ -16,6 +15,8 @@ import { actorOf, type Caller } from '../console/caller.js';
 import type { LedgerService } from '../ledger/service.js';
 import { effectiveLimits, hasCustomLimits, planInForce } from './effective.js';
 import { refreshPolicies } from './policies.js';
+import { memberSummaries } from './members.js';
+import * as mails from './mails.js';
 import * as q from './queries.js';
 import type { CustomersTable, CustomerStatus } from './tables.js';
 
@@ -23,6 +24,9 @@ import type { CustomersTable, CustomerStatus } from './tables.js';
 export const TEST_CREDIT_MICRO = 10_000_000;
 
 type CustomerRow = CustomersTable;
+
+/** The columns the payments provider's events keep (spec 2.2 CustomerDetail). */
+export type ProviderBilling = Partial<Pick<CustomerRow, 'plan_id' | 'plan_source' | 'provider_customer_id' | 'subscription_status' | 'subscription_period_end' | 'has_card' | 'auto_recharge_failed_at'>>;
 
 export interface LimitsInput {
   monthly_quota?: number | null;
@@ -99,14 +103,18 @@ export class CustomerService {
         has_card: customer.has_card,
         ...(customer.auto_recharge_failed_at ? { failed_at: customer.auto_recharge_failed_at.toISOString() } : {}),
       },
-      // People who sign in for a customer arrive with the sign-in service; until then none.
-      members: [],
+      members: await memberSummaries(this.db, api.id, customer.id),
       keys: keys.map((k) => ({ id: k.id, name: k.name, prefix: k.prefix, created_at: k.created_at.toISOString(), ...(k.last_used_at ? { last_used_at: k.last_used_at.toISOString() } : {}) })),
       ...(customer.low_balance_micro !== null ? { low_balance_micro: customer.low_balance_micro } : {}),
       ...(customer.provider_customer_id ? { provider_customer_id: customer.provider_customer_id } : {}),
       ...(customer.subscription_period_end ? { subscription_period_end: customer.subscription_period_end.toISOString() } : {}),
       ...(customer.subscription_status ? { subscription_status: customer.subscription_status } : {}),
     };
+  }
+
+  /** A customer row of an API, for other capabilities (membership, the portal); undefined when none. */
+  findRow(db: Db | Trx, apiId: string, customerId: string) {
+    return q.findCustomer(db, apiId, customerId);
   }
 
   async #load(caller: Caller, apiId: string, customerId: string, minimum: 'viewer' | 'editor') {
@@ -206,7 +214,7 @@ export class CustomerService {
     return this.#detail(api, customer);
   }
 
-  /** Status (approve, suspend, reactivate), notes and a plan assigned by hand (plan_source manual). */
+  /** Status (approve or refuse a pending sign-up, suspend, reactivate), notes and a plan assigned by hand (plan_source manual). */
   async update(caller: Caller, apiId: string, customerId: string, changes: { status?: CustomerStatus; notes?: string; plan_id?: string | null }) {
     const { api, customer } = await this.#load(caller, apiId, customerId, 'editor');
     if (changes.status === 'pending' && customer.status !== 'pending') {
@@ -228,6 +236,9 @@ export class CustomerService {
       }
       const row = await q.updateCustomer(trx, apiId, customerId, set);
       if (changes.plan_id !== undefined) await refreshPolicies(trx, api, [customerId], this.clock.now());
+      // A sign-up waiting for approval hears the answer either way.
+      if (customer.status === 'pending' && changes.status === 'active') await this.outbox.enqueue(trx, mails.approved(row.email, api.name, this.apis.portalUrl(api.slug)));
+      if (customer.status === 'pending' && changes.status === 'suspended') await this.outbox.enqueue(trx, mails.declined(row.email, api.name));
       const what = [
         changes.status !== undefined && changes.status !== customer.status ? `status ${customer.status} → ${changes.status}` : null,
         changes.notes !== undefined ? 'notes' : null,
@@ -235,7 +246,7 @@ export class CustomerService {
       ].filter(Boolean);
       await this.audit.record(trx, actorOf(caller), {
         workspaceId: api.workspace_id,
-        action: changes.status === 'suspended' && customer.status !== 'suspended' ? 'customer.suspend' : changes.status === 'active' && customer.status !== 'active' ? (customer.status === 'pending' ? 'customer.approve' : 'customer.reactivate') : 'customer.update',
+        action: changes.status === 'suspended' && customer.status === 'pending' ? 'customer.refuse' : changes.status === 'suspended' && customer.status !== 'suspended' ? 'customer.suspend' : changes.status === 'active' && customer.status !== 'active' ? (customer.status === 'pending' ? 'customer.approve' : 'customer.reactivate') : 'customer.update',
         target: { type: 'customer', id: customerId },
         api: { id: api.id, name: api.name },
         customer: { id: customerId, name: row.name },
@@ -244,6 +255,7 @@ export class CustomerService {
       });
       return row;
     });
+    this.outbox.kick();
     return this.#detail(api, updated);
   }
 
@@ -272,7 +284,7 @@ export class CustomerService {
     return this.#detail(api, updated);
   }
 
-  async #issueKey(trx: Trx, api: ApiRow, customer: { id: string; name: string }, name: string, actor: Actor) {
+  async issueKey(trx: Trx, api: ApiRow, customer: { id: string; name: string }, name: string, actor: Actor, createdByPerson: string | null = null) {
     const key = formatApiKey(api.secret_prefix, randomBase62(40));
     const row = {
       id: randomUUID(),
@@ -284,6 +296,7 @@ export class CustomerService {
       created_at: this.clock.now(),
       last_used_at: null,
       revoked_at: null,
+      created_by_person: createdByPerson,
     };
     await q.insertKey(trx, row);
     await this.audit.record(trx, actor, {
@@ -292,16 +305,22 @@ export class CustomerService {
       target: { type: 'customer_key', id: row.id },
       api: { id: api.id, name: api.name },
       customer: { id: customer.id, name: customer.name },
-      summary: `Created key ${row.name} (${row.prefix}…) for ${customer.name}`,
+      summary: `Created key ${row.name} (${row.prefix}…) for ${customer.name}${createdByPerson ? ' in the portal' : ''}`,
       details: { key_id: row.id, prefix: row.prefix },
     });
     return { id: row.id, name: row.name, prefix: row.prefix, created_at: row.created_at.toISOString(), key };
   }
 
+  /** The effective limits of a customer, as CustomerDetail gives them, for the portal. */
+  async effectiveOf(api: ApiRow, customer: CustomerRow) {
+    const plan = customer.plan_id ? await q.planOf(this.db, api.id, customer.plan_id) : undefined;
+    return { effective: this.#effective(api, customer, plan ?? null), planName: plan?.name ?? null };
+  }
+
   /** A customer key, shown once; only its SHA-256 is stored (spec 5.3). */
   async createKey(caller: Caller, apiId: string, customerId: string, name: string) {
     const { api, customer } = await this.#load(caller, apiId, customerId, 'editor');
-    return this.db.transaction().execute((trx) => this.#issueKey(trx, api, customer, name, actorOf(caller)));
+    return this.db.transaction().execute((trx) => this.issueKey(trx, api, customer, name, actorOf(caller)));
   }
 
   async revokeKey(caller: Caller, apiId: string, customerId: string, keyId: string) {
@@ -341,37 +360,20 @@ export class CustomerService {
       } else if (customer.balance_micro < TEST_CREDIT_MICRO) {
         await this.ledger.post(trx, { apiId, customerId: customer.id, kind: 'credit', amountMicro: TEST_CREDIT_MICRO - customer.balance_micro, note: 'Test credit', actor: actor.name, ref: null });
       }
-      const issued = await this.#issueKey(trx, api, customer, 'Test key', actor);
+      const issued = await this.issueKey(trx, api, customer, 'Test key', actor);
       const balance = await trx.selectFrom('customers').select('balance_micro').where('id', '=', customer.id).executeTakeFirstOrThrow();
       return { key: issued.key, customer_id: customer.id, balance_micro: balance.balance_micro, key_header: api.key_header };
     });
   }
 
-  /** Invites someone to become a customer; the portal honours the invitation when they sign up. */
-  async invite(caller: Caller, apiId: string, rawEmail: string) {
-    const { api } = await this.apis.access(caller, apiId, 'editor');
-    const email = normalizeEmail(rawEmail);
-    await this.db.transaction().execute(async (trx) => {
-      const now = this.clock.now();
-      await q.revokeOpenInvites(trx, apiId, email, now);
-      const id = newId('cin');
-      await q.insertInvite(trx, { id, api_id: apiId, email, invited_by: actorOf(caller).id, created_at: now });
-      const portal = this.apis.portalUrl(api.slug);
-      await this.outbox.enqueue(
-        trx,
-        composeMail(email, `You are invited to ${api.name}`, [`You are invited to use ${api.name}.`, 'Sign up with this e-mail address to get your API key.'], { label: `Sign up for ${api.name}`, url: `${portal}/signup?email=${encodeURIComponent(email)}` }),
-      );
-      await this.audit.record(trx, actorOf(caller), {
-        workspaceId: api.workspace_id,
-        action: 'customer.invite',
-        target: { type: 'customer_invite', id },
-        api: { id: api.id, name: api.name },
-        summary: `Invited ${email} to become a customer`,
-        details: { email },
-      });
-    });
-    this.outbox.kick();
-    return { sent: true };
+  /**
+   * What the payments provider says about a customer (its subscription, saved card, a failed
+   * charge), written by the webhook path in the transaction that records the event; a change of
+   * plan or subscription state makes a new usage policy.
+   */
+  async applyProviderBilling(trx: Trx, apiId: string, customerId: string, changes: ProviderBilling): Promise<void> {
+    await q.updateCustomer(trx, apiId, customerId, { ...changes, updated_at: this.clock.now() });
+    if ('plan_id' in changes || 'subscription_status' in changes) await this.refreshPolicies(trx, apiId, [customerId]);
   }
 
   async countsByApi(apiIds: string[]) {

@@ -1,3 +1,5 @@
+import type { ColumnType } from 'kysely';
+
 export type CustomerStatus = 'active' | 'pending' | 'suspended';
 
 export interface CustomersTable {
@@ -53,16 +55,37 @@ export interface CustomerKeysTable {
   created_at: Date;
   last_used_at: Date | null;
   revoked_at: Date | null;
+  /** The person who made the key in the portal; null for keys made in the console. */
+  created_by_person: ColumnType<string | null, string | null | undefined, string | null>;
 }
+
+/** What a member of a customer may do in the portal (docs/decisions.md, "Customer teams"). */
+export type CustomerRole = 'owner' | 'admin' | 'member';
 
 export interface CustomerInvitesTable {
   id: string;
   api_id: string;
+  /** The customer the invitation joins; null: the invited person becomes a new customer. */
+  customer_id: ColumnType<string | null, string | null | undefined, string | null>;
+  role: ColumnType<CustomerRole, CustomerRole | undefined, CustomerRole>;
   email: string;
+  /** SHA-256 of the link's token; null for invitations made before links had one. */
+  token_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  /** A console user's id, or a person's when invited_by_person. */
   invited_by: string;
+  invited_by_person: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: Date;
-  accepted_at: Date | null;
-  revoked_at: Date | null;
+  expires_at: Date;
+  accepted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+  revoked_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+}
+
+export interface CustomerMembersTable {
+  customer_id: string;
+  person_id: string;
+  api_id: string;
+  role: CustomerRole;
+  created_at: Date;
 }
 
 export interface CustomerTables {
@@ -70,4 +93,10 @@ export interface CustomerTables {
   usage_policies: UsagePoliciesTable;
   customer_keys: CustomerKeysTable;
   customer_invites: CustomerInvitesTable;
+  customer_members: CustomerMembersTable;
+}
+
+// This capability's tables join the service's Database type (platform/db/database.ts).
+declare module '../platform/db/database.js' {
+  interface Database extends CustomerTables {}
 }

@@ -6,6 +6,11 @@ export interface Job {
   /** A constant per job: the PostgreSQL advisory lock that lets one node at a time run it. */
   lockKey: number;
   everyMs: number;
+  /**
+   * false: the job is safe on several nodes at once and runs without the lock, through its
+   * services' own connections (holding PGlite's single connection for the lock would block them).
+   */
+  exclusive?: boolean;
   /** Runs on the connection that holds the lock (PGlite has only one). */
   run(db: Db): Promise<unknown>;
 }
@@ -26,6 +31,10 @@ export class Scheduler {
 
   /** Runs one job now if no other node holds its lock; true when it ran. */
   async runOnce(job: Job): Promise<boolean> {
+    if (job.exclusive === false) {
+      await job.run(this.db);
+      return true;
+    }
     return this.db.connection().execute(async (conn) => {
       const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(${job.lockKey}) as locked`.execute(conn);
       if (!rows[0]?.locked) return false;

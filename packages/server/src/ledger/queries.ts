@@ -1,5 +1,7 @@
 import { sql } from 'kysely';
 import type { Db, Trx } from '../platform/db/database.js';
+import { saturatedSum } from '../platform/db/saturating.js';
+import { MONEY_BOUND } from '../platform/money.js';
 import type { LedgerKind } from './tables.js';
 
 // The ledger capability is the only writer of customers.balance_micro and balance_seq: every
@@ -44,26 +46,40 @@ export async function insertEntryOnce(trx: Trx, entry: NewLedgerEntry): Promise<
   return inserted !== undefined;
 }
 
-export async function moveBalance(trx: Trx, apiId: string, customerId: string, delta: number) {
+/**
+ * Moves a balance by `delta` unless the result would leave ±MONEY_BOUND; undefined when it would.
+ * Compared in numeric, so even a balance an older version left near the ends of bigint cannot
+ * overflow the comparison.
+ */
+export async function moveBalanceWithinBound(trx: Trx, apiId: string, customerId: string, delta: number) {
   return trx
     .updateTable('customers')
     .set({ balance_micro: sql`balance_micro + ${delta}`, balance_seq: sql`balance_seq + 1` })
     .where('api_id', '=', apiId)
     .where('id', '=', customerId)
+    .where(sql<boolean>`balance_micro::numeric + ${delta} between ${sql.lit(-MONEY_BOUND)} and ${sql.lit(MONEY_BOUND)}`)
     .returning(['balance_micro', 'balance_seq'])
-    .executeTakeFirstOrThrow();
+    .executeTakeFirst();
+}
+
+/** Takes back an entry this transaction inserted, when its balance could not move. */
+export async function deleteEntry(trx: Trx, apiId: string, id: string) {
+  await trx.deleteFrom('ledger_entries').where('api_id', '=', apiId).where('id', '=', id).execute();
 }
 
 export async function balanceOf(db: Db | Trx, apiId: string, customerId: string) {
   return db.selectFrom('customers').select(['balance_micro', 'balance_seq']).where('api_id', '=', apiId).where('id', '=', customerId).executeTakeFirst();
 }
 
-/** Locks customers in id order, so concurrent usage reports cannot deadlock on each other. */
+/**
+ * Locks customers in id order, so concurrent usage reports cannot deadlock on each other, and
+ * reads their balances exactly (as text: the number parser saturates) for the bound checks.
+ */
 export async function lockCustomers(trx: Trx, apiId: string, customerIds: string[]) {
   if (!customerIds.length) return [];
   return trx
     .selectFrom('customers')
-    .select(['id', 'is_test'])
+    .select(['id', 'is_test', sql<string>`balance_micro::text`.as('balance')])
     .where('api_id', '=', apiId)
     .where(sql<boolean>`id = any(${customerIds}::text[])`)
     .orderBy('id')
@@ -71,34 +87,51 @@ export async function lockCustomers(trx: Trx, apiId: string, customerIds: string
     .execute();
 }
 
+/**
+ * The usage entries of these customers on these days, exactly (as text). Read under the customer
+ * locks, which every writer of a customer's usage entries holds.
+ */
+export function usageEntriesOf(trx: Trx, apiId: string, customerIds: string[], days: string[]) {
+  return trx
+    .selectFrom('ledger_entries')
+    .select(['customer_id', 'usage_day', sql<string>`amount_micro::text`.as('amount'), sql<string>`requests::text`.as('requests')])
+    .where('api_id', '=', apiId)
+    .where('kind', '=', 'usage')
+    .where(sql<boolean>`customer_id = any(${customerIds}::text[])`)
+    .where(sql<boolean>`usage_day = any(${days}::date[])`)
+    .execute();
+}
+
 export interface UsagePosting {
   customerId: string;
   day: string;
   requests: number;
-  chargeMicro: number;
+  /** A bigint: what one report charges a customer can pass 2^53 even though the balance stays within the bound. */
+  chargeMicro: bigint;
 }
 
 /**
  * Folds usage into one ledger entry per customer per UTC day, updated in place, and moves the
- * balances: one statement each for the entries and for the balances.
+ * balances: one statement each for the entries and for the balances. The caller has checked that
+ * every entry and balance stays within ±MONEY_BOUND (sdk-sync/usage-bounds.ts).
  */
 export async function postUsage(trx: Trx, apiId: string, postings: UsagePosting[], newIds: string[], at: Date) {
   if (!postings.length) return;
   // Arrays through unnest: one short statement each, however many customers a report names.
   await sql`insert into ledger_entries (id, api_id, customer_id, kind, amount_micro, requests, usage_day, note, actor, created_at, updated_at)
     select r.id, ${apiId}, r.customer_id, 'usage', r.amount, r.requests, r.day, '', 'sdk', ${at}::timestamptz, ${at}::timestamptz
-    from unnest(${newIds}::text[], ${postings.map((p) => p.customerId)}::text[], ${postings.map((p) => -p.chargeMicro)}::bigint[],
+    from unnest(${newIds}::text[], ${postings.map((p) => p.customerId)}::text[], ${postings.map((p) => (-p.chargeMicro).toString())}::bigint[],
                 ${postings.map((p) => p.requests)}::bigint[], ${postings.map((p) => p.day)}::date[]) as r(id, customer_id, amount, requests, day)
     on conflict (customer_id, usage_day) where kind = 'usage'
     do update set amount_micro = ledger_entries.amount_micro + excluded.amount_micro,
                   requests = ledger_entries.requests + excluded.requests,
                   updated_at = excluded.updated_at`.execute(trx);
-  const byCustomer = new Map<string, number>();
-  for (const p of postings) byCustomer.set(p.customerId, (byCustomer.get(p.customerId) ?? 0) + p.chargeMicro);
+  const byCustomer = new Map<string, bigint>();
+  for (const p of postings) byCustomer.set(p.customerId, (byCustomer.get(p.customerId) ?? 0n) + p.chargeMicro);
   await sql`update customers c set balance_micro = c.balance_micro - v.charge,
       balance_seq = c.balance_seq + 1,
       last_used_at = greatest(c.last_used_at, ${at}::timestamptz)
-    from unnest(${[...byCustomer.keys()]}::text[], ${[...byCustomer.values()]}::bigint[]) as v(id, charge)
+    from unnest(${[...byCustomer.keys()]}::text[], ${[...byCustomer.values()].map(String)}::bigint[]) as v(id, charge)
     where c.id = v.id and c.api_id = ${apiId}`.execute(trx);
 }
 
@@ -121,10 +154,11 @@ export function ledgerPage(
   return query.orderBy('l.created_at', 'desc').orderBy('l.id', 'desc').limit(options.limit).execute();
 }
 
+/** The sum of entries of some kinds since a time, saturated at the bound (platform/money.ts). */
 export async function sumKindSince(db: Db, apiId: string, kinds: LedgerKind[], since: Date): Promise<number> {
   const row = await db
     .selectFrom('ledger_entries')
-    .select(sql<number>`coalesce(sum(amount_micro), 0)`.as('total'))
+    .select(saturatedSum('amount_micro').as('total'))
     .where('api_id', '=', apiId)
     .where('kind', 'in', kinds)
     .where('created_at', '>=', since)

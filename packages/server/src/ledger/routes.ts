@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { unwrap } from '../platform/errors.js';
 import { ApiParams } from '../apis/schemas.js';
 import { DEFAULT_PAGE_SIZE, withProblems } from '../console/common-schemas.js';
 import { CustomerParams } from '../customers/schemas.js';
@@ -10,8 +11,8 @@ export function ledgerRoutes(ledger: LedgerService): FastifyPluginAsyncTypebox {
   return async (app) => {
     const tags = ['ledger'];
     app.post('/apis/:api/customers/:id/credit', {
-      schema: { tags, summary: 'Add or remove credit (editor); idempotent by ref', params: CustomerParams, body: CreditInBody, response: withProblems({ 200: CreditBody }) },
-    }, async (request) => ledger.credit(requireCaller(request), request.params.api, request.params.id, request.body));
+      schema: { tags, summary: 'Add or remove credit (editor); idempotent by ref', params: CustomerParams, body: CreditInBody, response: withProblems({ 200: CreditBody }, 409) },
+    }, async (request) => unwrap(await ledger.credit(requireCaller(request), request.params.api, request.params.id, request.body)));
 
     app.get('/apis/:api/ledger', {
       schema: { tags, summary: 'Ledger entries, newest first, for the API or one customer', params: ApiParams, querystring: LedgerQuery, response: withProblems({ 200: LedgerBody }) },

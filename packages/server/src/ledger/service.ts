@@ -1,8 +1,9 @@
 import type { Clock } from '../platform/clock.js';
 import { decodeCursor, pageOf } from '../platform/cursor.js';
 import type { Db, Trx } from '../platform/db/database.js';
-import { Problem, validationProblem } from '../platform/errors.js';
+import { fail, ok, Problem, validationProblem, type Result } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
+import { MONEY_BOUND } from '../platform/money.js';
 import type { ApiService } from '../apis/service.js';
 import type { AuditService } from '../audit/service.js';
 import { actorOf, type Caller } from '../console/caller.js';
@@ -24,10 +25,16 @@ export class LedgerService {
     private readonly apis: ApiService,
   ) {}
 
-  /** Posts one entry and moves the balance, unless the ref was applied before. */
-  async post(trx: Trx, entry: { apiId: string; customerId: string; kind: LedgerKind; amountMicro: number; note: string; actor: string; ref: string | null }) {
+  /**
+   * Posts one entry and moves the balance, unless the ref was applied before (applied: false) or
+   * the balance would leave ±MONEY_BOUND (`balance_out_of_range`, and nothing changes).
+   */
+  async post(trx: Trx, entry: { apiId: string; customerId: string; kind: LedgerKind; amountMicro: number; note: string; actor: string; ref: string | null }): Promise<Result<{ applied: boolean; balance_micro: number }>> {
+    const id = newId('led');
+    // The ref is decided first: a repeat is ignored whatever it names (spec 2.2), even an amount
+    // that would now pass the bound.
     const applied = await q.insertEntryOnce(trx, {
-      id: newId('led'),
+      id,
       api_id: entry.apiId,
       customer_id: entry.customerId,
       kind: entry.kind,
@@ -39,20 +46,28 @@ export class LedgerService {
     });
     if (!applied) {
       const balance = await q.balanceOf(trx, entry.apiId, entry.customerId);
-      return { applied: false, balance_micro: balance?.balance_micro ?? 0 };
+      return ok({ applied: false, balance_micro: balance?.balance_micro ?? 0 });
     }
-    const moved = await q.moveBalance(trx, entry.apiId, entry.customerId, entry.amountMicro);
-    return { applied: true, balance_micro: moved.balance_micro };
+    const moved = await q.moveBalanceWithinBound(trx, entry.apiId, entry.customerId, entry.amountMicro);
+    if (moved) return ok({ applied: true, balance_micro: moved.balance_micro });
+    // Out of bounds: the entry goes again, so its ref stays unused and the ledger unchanged; a
+    // concurrent request with the same ref, waiting on this insert, then applies on its own.
+    await q.deleteEntry(trx, entry.apiId, id);
+    const balance = await q.balanceOf(trx, entry.apiId, entry.customerId);
+    return fail(
+      'balance_out_of_range',
+      `The balance is ${balance?.balance_micro ?? 0} micro units; ${entry.amountMicro} more would take it past ±${MONEY_BOUND}, the bound of every amount`,
+    );
   }
 
   /** Manual credit by an editor; a repeated `ref` answers applied: false and changes nothing. */
-  async credit(caller: Caller, apiId: string, customerId: string, input: CreditInput) {
+  async credit(caller: Caller, apiId: string, customerId: string, input: CreditInput): Promise<Result<{ applied: boolean; balance_micro: number }>> {
     const { api } = await this.apis.access(caller, apiId, 'editor');
     const actor = actorOf(caller);
     return this.db.transaction().execute(async (trx) => {
       const customer = await trx.selectFrom('customers').select(['id', 'name']).where('api_id', '=', apiId).where('id', '=', customerId).executeTakeFirst();
       if (!customer) throw new Problem('not_found', 'No such customer');
-      const result = await this.post(trx, {
+      const posted = await this.post(trx, {
         apiId,
         customerId,
         kind: 'credit',
@@ -61,7 +76,7 @@ export class LedgerService {
         actor: actor.name,
         ref: input.ref ?? null,
       });
-      if (result.applied) {
+      if (posted.ok && posted.value.applied) {
         await this.audit.record(trx, actor, {
           workspaceId: api.workspace_id,
           action: 'customer.credit',
@@ -72,7 +87,7 @@ export class LedgerService {
           details: { amount_micro: input.amount_micro, ...(input.ref ? { ref: input.ref } : {}) },
         });
       }
-      return result;
+      return posted;
     });
   }
 
@@ -101,7 +116,32 @@ export class LedgerService {
     };
   }
 
+  /**
+   * One customer's entries, newest first, for the customer portal: the portal names the customer
+   * from the person's membership, so no console caller is involved, and the owner's bookkeeping
+   * (actor, ref) stays out. null when the cursor is not one this service made.
+   */
+  async customerEntries(apiId: string, customerId: string, options: { cursor: string | null; limit: number }) {
+    const before = options.cursor ? decodeCursor(options.cursor) : null;
+    if (options.cursor && !before) return null;
+    const rows = await q.ledgerPage(this.db, apiId, { customerId, before, limit: options.limit + 1 });
+    const { page, next } = pageOf(rows, options.limit);
+    return {
+      entries: page.map((e) => ({
+        id: e.id,
+        kind: e.kind,
+        amountMicro: e.amount_micro,
+        requests: e.requests,
+        note: e.note,
+        // A usage entry is about its day (late usage still lands there); any other about when it was made.
+        day: e.usage_day ?? e.created_at.toISOString().slice(0, 10),
+      })),
+      next: next ?? null,
+    };
+  }
+
   lockCustomers = q.lockCustomers;
+  usageEntriesOf = q.usageEntriesOf;
   postUsage = q.postUsage;
 
   sumSince(apiId: string, kinds: LedgerKind[], since: Date) {

@@ -18,3 +18,8 @@ export interface LedgerEntriesTable {
 export interface LedgerTables {
   ledger_entries: LedgerEntriesTable;
 }
+
+// This capability's tables join the service's Database type (platform/db/database.ts).
+declare module '../platform/db/database.js' {
+  interface Database extends LedgerTables {}
+}

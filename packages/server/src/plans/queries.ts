@@ -38,3 +38,8 @@ export async function updatePlan(trx: Trx, apiId: string, planId: string, change
 export async function deletePlan(trx: Trx, apiId: string, planId: string) {
   await trx.deleteFrom('plans').where('api_id', '=', apiId).where('id', '=', planId).execute();
 }
+
+/** The provider's price of a plan, or the error of the last try (payments/plan-sync.ts). */
+export async function setProviderSync(db: Executor, apiId: string, planId: string, changes: Pick<Updateable<PlansTable>, 'provider_price_id' | 'provider_synced_at' | 'provider_sync_error'>) {
+  await db.updateTable('plans').set(changes).where('api_id', '=', apiId).where('id', '=', planId).execute();
+}

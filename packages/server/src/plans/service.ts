@@ -55,7 +55,32 @@ export class PlanService {
     private readonly audit: AuditService,
     private readonly apis: ApiService,
     private readonly refreshPolicies: RefreshPolicies,
+    /** Told after a plan is made or changed, so its price reaches the payments provider (payments/plan-sync.ts). */
+    private readonly planChanged: (apiId: string) => void = () => {},
   ) {}
+
+  /** A plan of an API, for other capabilities (payments reads credit_micro and prices). */
+  find(db: Db | Trx, apiId: string, planId: string) {
+    return q.findPlan(db, apiId, planId);
+  }
+
+  /** Active plans of an API with a monthly price, as the payments provider must sell them. */
+  async sellable(apiId: string) {
+    return (await q.plansOf(this.db, apiId)).filter((p) => p.active && p.price_monthly_cents > 0);
+  }
+
+  /** What an API offers its customers on the portal: active public plans, in display order. */
+  async offered(apiId: string) {
+    return (await q.plansOf(this.db, apiId)).filter((p) => p.active && p.visibility === 'public');
+  }
+
+  /** The outcome of a sync with the provider: its price, or the error that keeps the job retrying. */
+  async recordProviderSync(apiId: string, planId: string, outcome: { priceId: string; at: Date } | { error: string }) {
+    const changes = 'priceId' in outcome
+      ? { provider_price_id: outcome.priceId, provider_synced_at: outcome.at, provider_sync_error: null }
+      : { provider_sync_error: outcome.error.slice(0, 300) };
+    await q.setProviderSync(this.db, apiId, planId, changes);
+  }
 
   async list(caller: Caller, apiId: string) {
     await this.apis.access(caller, apiId, 'viewer');
@@ -94,7 +119,7 @@ export class PlanService {
         details: { ...fields },
       });
       return toPlanOut(plan, 0);
-    });
+    }).finally(() => this.planChanged(apiId));
   }
 
   async update(caller: Caller, apiId: string, planId: string, fields: Partial<PlanFields>) {
@@ -114,7 +139,7 @@ export class PlanService {
         details: { ...fields },
       });
       return toPlanOut(plan, subscribers.length);
-    });
+    }).finally(() => this.planChanged(apiId));
   }
 
   /** Deletes a plan nobody is on; a plan with subscribers is deactivated instead, keeping them on it. */

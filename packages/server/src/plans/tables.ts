@@ -21,3 +21,8 @@ export interface PlansTable {
 export interface PlanTables {
   plans: PlansTable;
 }
+
+// This capability's tables join the service's Database type (platform/db/database.ts).
+declare module '../platform/db/database.js' {
+  interface Database extends PlanTables {}
+}

@@ -8,7 +8,8 @@ export interface RateLimitRule {
   durationS: number;
 }
 
-export type RateLimitOutcome = { allowed: true } | { allowed: false; retryAfterS: number };
+/** `remaining`: what is left of the allowance after this request (0: this one used the last). */
+export type RateLimitOutcome = { allowed: true; remaining: number } | { allowed: false; retryAfterS: number };
 
 /**
  * Rate limits shared by every node when Redis is configured, in memory otherwise. When Redis
@@ -35,14 +36,22 @@ export class RateLimits {
 
   async consume(rule: RateLimitRule, key: string, points = 1): Promise<RateLimitOutcome> {
     try {
-      await this.#limiter(rule).consume(key, points);
-      return { allowed: true };
+      const res = await this.#limiter(rule).consume(key, points);
+      return { allowed: true, remaining: res.remainingPoints };
     } catch (error) {
       if (error instanceof RateLimiterRes) {
         return { allowed: false, retryAfterS: Math.max(1, Math.ceil(error.msBeforeNext / 1000)) };
       }
       throw error;
     }
+  }
+
+  /** Whether a key still has allowance, without spending any. */
+  async peek(rule: RateLimitRule, key: string): Promise<RateLimitOutcome> {
+    const res = await this.#limiter(rule).get(key);
+    const consumed = res?.consumedPoints ?? 0;
+    if (res && consumed >= rule.points) return { allowed: false, retryAfterS: Math.max(1, Math.ceil(res.msBeforeNext / 1000)) };
+    return { allowed: true, remaining: rule.points - consumed };
   }
 
   /** Forgets a key's count, for example the failed logins of an address once it signs in. */

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Db, Trx } from '../platform/db/database.js';
+import { saturatedSum, saturatedUpsertAdd } from '../platform/db/saturating.js';
 
 type Executor = Db | Trx;
 
@@ -55,10 +56,11 @@ export function keyWithCustomer(db: Db, apiId: string, keyHash: string, month: s
     .executeTakeFirst();
 }
 
+/** Requests of an API's days in [fromDay, toDayExclusive), saturated at the bound (platform/money.ts). */
 export async function apiRequestsBetween(db: Executor, apiId: string, fromDay: string, toDayExclusive: string): Promise<number> {
   const row = await db
     .selectFrom('api_usage_days')
-    .select(sql<number>`coalesce(sum(requests), 0)`.as('n'))
+    .select(saturatedSum('requests').as('n'))
     .where('api_id', '=', apiId)
     .where('day', '>=', fromDay)
     .where('day', '<', toDayExclusive)
@@ -110,6 +112,12 @@ export async function insertReceipts(trx: Trx, apiId: string, rows: ReceiptRow[]
   return new Set(result.rows.map((r) => r.idempotency_key));
 }
 
+/** Removes receipts written in this transaction for items that were not applied after all. */
+export async function deleteReceipts(trx: Trx, apiId: string, keys: string[]) {
+  if (!keys.length) return;
+  await trx.deleteFrom('usage_receipts').where('api_id', '=', apiId).where(sql<boolean>`idempotency_key = any(${keys}::text[])`).execute();
+}
+
 export function receiptsByKeys(trx: Trx, apiId: string, keys: string[]) {
   return trx
     .selectFrom('usage_receipts')
@@ -127,17 +135,46 @@ export interface MonthCount {
   charged: number;
 }
 
+/**
+ * Adds to customers' monthly counters. These are statistics and quota floors, not money of record
+ * (balances and ledger entries are), so they saturate at the bound instead of refusing usage.
+ */
 export async function addCustomerMonths(trx: Trx, apiId: string, rows: MonthCount[]) {
   if (!rows.length) return;
+  const add = (column: string) => saturatedUpsertAdd('customer_usage_months', column);
   await sql`insert into customer_usage_months (customer_id, api_id, month, requests, billable, charged_micro)
     select r.customer_id, ${apiId}, r.month, r.requests, r.billable, r.charged from unnest(
       ${rows.map((r) => r.customerId)}::text[], ${rows.map((r) => r.month)}::date[], ${rows.map((r) => r.requests)}::bigint[],
       ${rows.map((r) => r.billable)}::bigint[], ${rows.map((r) => r.charged)}::bigint[]
     ) as r(customer_id, month, requests, billable, charged)
     on conflict (customer_id, month) do update set
-      requests = customer_usage_months.requests + excluded.requests,
-      billable = customer_usage_months.billable + excluded.billable,
-      charged_micro = customer_usage_months.charged_micro + excluded.charged_micro`.execute(trx);
+      requests = ${add('requests')}, billable = ${add('billable')}, charged_micro = ${add('charged_micro')}`.execute(trx);
+}
+
+export interface CustomerDayCount {
+  customerId: string;
+  day: string;
+  requests: number;
+  billable: number;
+  errors: number;
+  charged: number;
+}
+
+/**
+ * Adds to customers' daily counters (the portal's usage page), saturated like the monthly ones.
+ * Each row belongs to one customer, whose row the report has locked, so two reports never wait
+ * on each other here in an order the customer locks did not already fix.
+ */
+export async function addCustomerDays(trx: Trx, apiId: string, rows: CustomerDayCount[]) {
+  if (!rows.length) return;
+  const add = (column: string) => saturatedUpsertAdd('customer_usage_days', column);
+  await sql`insert into customer_usage_days (customer_id, api_id, day, requests, billable, errors, charged_micro)
+    select r.customer_id, ${apiId}, r.day, r.requests, r.billable, r.errors, r.charged from unnest(
+      ${rows.map((r) => r.customerId)}::text[], ${rows.map((r) => r.day)}::date[], ${rows.map((r) => r.requests)}::bigint[],
+      ${rows.map((r) => r.billable)}::bigint[], ${rows.map((r) => r.errors)}::bigint[], ${rows.map((r) => r.charged)}::bigint[]
+    ) as r(customer_id, day, requests, billable, errors, charged)
+    on conflict (customer_id, day) do update set
+      requests = ${add('requests')}, billable = ${add('billable')}, errors = ${add('errors')}, charged_micro = ${add('charged_micro')}`.execute(trx);
 }
 
 export interface DayCount {
@@ -149,18 +186,17 @@ export interface DayCount {
   testRequests: number;
 }
 
+/** Adds to an API's daily statistics, saturated at the bound like the monthly counters. */
 export async function addApiDays(trx: Trx, apiId: string, rows: DayCount[]) {
   if (!rows.length) return;
+  const add = (column: string) => saturatedUpsertAdd('api_usage_days', column);
   const values = sql.join(
     rows.map((r) => sql`(${apiId}, ${r.day}::date, ${r.requests}::bigint, ${r.billable}::bigint, ${r.errors}::bigint, ${r.charged}::bigint, ${r.testRequests}::bigint)`),
   );
   await sql`insert into api_usage_days (api_id, day, requests, billable, errors, charged_micro, test_requests) values ${values}
     on conflict (api_id, day) do update set
-      requests = api_usage_days.requests + excluded.requests,
-      billable = api_usage_days.billable + excluded.billable,
-      errors = api_usage_days.errors + excluded.errors,
-      charged_micro = api_usage_days.charged_micro + excluded.charged_micro,
-      test_requests = api_usage_days.test_requests + excluded.test_requests`.execute(trx);
+      requests = ${add('requests')}, billable = ${add('billable')}, errors = ${add('errors')},
+      charged_micro = ${add('charged_micro')}, test_requests = ${add('test_requests')}`.execute(trx);
 }
 
 /** Current usage policies of customers, for items that name none. */

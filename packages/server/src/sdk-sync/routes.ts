@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { TEXT_RULE_IN_HANDLER } from '../platform/http/validation.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiRow, ApiService } from '../apis/service.js';
 import type { SnapshotService } from './snapshot.js';
@@ -59,7 +60,7 @@ export function sdkSyncRoutes(deps: { apis: ApiService; snapshots: SnapshotServi
         querystring: Type.Object({
           key_hash: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
           shape: Type.Optional(Type.String({ maxLength: 10 })),
-        }),
+        }, { [TEXT_RULE_IN_HANDLER]: 'a key_hash that is not 64 hex digits is not a key: 200 {"valid": false}' }),
         security: [{ sdkSecret: [] }],
       },
     }, async (request, reply) => {
@@ -76,7 +77,9 @@ export function sdkSyncRoutes(deps: { apis: ApiService; snapshots: SnapshotServi
         description: 'Answers one result per item: accepted, duplicate (sent before with the same payload) or rejected with a detail.',
         // Items are checked one by one in the service: a bad item is rejected alone, because a
         // 4xx for the whole report would make SDKs split it and dead-letter good items.
-        body: Type.Object({ items: Type.Array(Type.Unknown(), { maxItems: 10000 }) }),
+        // The text rule too: every field the item parser reads must match a pattern that admits no
+        // NUL or lone surrogate, and fields it does not read are ignored (wire protocol section 4).
+        body: Type.Object({ items: Type.Array(Type.Unknown(), { maxItems: 10000 }) }, { [TEXT_RULE_IN_HANDLER]: 'each item is checked alone and rejected alone' }),
         security: [{ sdkSecret: [] }],
       },
     }, async (request) => ({ results: await deps.usage.ingest(request.sdkApi!.id, request.body.items) }));

@@ -43,7 +43,8 @@ export class SnapshotService {
     const plan = this.apis.platformPlans.get(api.platform_plan);
     const start = monthStart(now);
     const end = nextMonthStart(now);
-    const used = await q.apiRequestsBetween(this.db, api.id, isoDay(start), isoDay(end));
+    // A wire "int" is never negative, whatever rows an older version left (wire protocol section 2).
+    const used = Math.max(0, await q.apiRequestsBetween(this.db, api.id, isoDay(start), isoDay(end)));
     // The period is the calendar month in UTC: platform_period_end stays fixed for all of it.
     return { limit: plan.monthly_requests, used, remaining: Math.max(0, plan.monthly_requests - used), start, end, hardCap: plan.hard_cap };
   }

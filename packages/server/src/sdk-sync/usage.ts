@@ -1,14 +1,16 @@
-import { MAX_WIRE_INT, type UsageResult } from '@gatehouse/protocol';
+import type { UsageResult } from '@gatehouse/protocol';
 import type { Clock } from '../platform/clock.js';
 import { addMs, MINUTE } from '../platform/clock.js';
 import { BoundedCache } from '../platform/bounded-cache.js';
 import type { Db, Trx } from '../platform/db/database.js';
 import { newId } from '../platform/ids.js';
+import { saturate } from '../platform/money.js';
 import { isoDay, monthStart } from '../platform/period.js';
 import type { ApiService } from '../apis/service.js';
 import type { LedgerService } from '../ledger/service.js';
 import type { UsagePosting } from '../ledger/queries.js';
 import * as q from './queries.js';
+import { fitWithinBounds } from './usage-bounds.js';
 import { parseUsageItem, samePayload, type ValidItem } from './usage-items.js';
 
 interface Priced {
@@ -119,6 +121,13 @@ export class UsageService {
             ? { idempotency_key: c.item.answerKey, status: 'duplicate' }
             : { idempotency_key: c.item.answerKey, status: 'rejected', detail: 'idempotency_key was used before with a different payload' };
       }
+      // New items that would take an amount past its bound are rejected here, before repeats
+      // within the report copy their answer.
+      const pastBound = accepted.length ? await this.#apply(trx, apiId, accepted, now) : new Map<string, string>();
+      for (const c of candidates) {
+        const detail = pastBound.get(c.item.idempotencyKey);
+        if (detail) results[c.index] = { idempotency_key: c.item.answerKey, status: 'rejected', detail };
+      }
       // Repeats of a key inside this one report: a duplicate of its first occurrence only with the
       // same payload. A different payload under the key is a conflict, as it would be in a later
       // report (wire protocol section 4, Idempotency: "With a different count, answer 409 or
@@ -135,7 +144,6 @@ export class UsageService {
               ? { idempotency_key: item.answerKey, status: 'duplicate' }
               : { idempotency_key: item.answerKey, status: 'rejected', detail: 'idempotency_key was used before with a different payload' };
       }
-      if (accepted.length) await this.#apply(trx, apiId, accepted, now);
     });
     return results;
   }
@@ -170,20 +178,58 @@ export class UsageService {
     return found;
   }
 
-  async #apply(trx: Trx, apiId: string, accepted: Priced[], now: Date) {
-    const perCustomerDay = new Map<string, { customerId: string; day: string; requests: number; charge: bigint }>();
+  /**
+   * Applies new items under the locks, except those that would take the customer's balance or
+   * usage entry of the day past ±MONEY_BOUND (platform/money.ts): their receipts go again, so
+   * they change nothing, and their details are returned by idempotency key for `rejected`.
+   */
+  async #apply(trx: Trx, apiId: string, accepted: Priced[], now: Date): Promise<Map<string, string>> {
+    // The API row before any customer, as a change of the API's terms takes them (API, then its
+    // customers in id order); only the first report of an API changes the row at all.
+    await this.apis.markFirstUsage(trx, apiId, now);
+    // Customers are locked in id order first: concurrent reports never deadlock on each other.
+    const customerIds = [...new Set(accepted.map((p) => p.customerId))].sort();
+    const locked = await this.ledger.lockCustomers(trx, apiId, customerIds);
+    const days = [...new Set(accepted.map((p) => isoDay(p.item.periodStart)))];
+    const entries = await this.ledger.usageEntriesOf(trx, apiId, customerIds, days);
+    const verdicts = fitWithinBounds(
+      accepted.map((p) => ({ customerId: p.customerId, day: isoDay(p.item.periodStart), count: p.item.count, charge: p.charge })),
+      {
+        balances: new Map(locked.map((c) => [c.id, BigInt(c.balance)])),
+        entries: new Map(entries.map((e) => [`${e.customer_id}|${e.usage_day}`, { amount: BigInt(e.amount), requests: BigInt(e.requests) }])),
+      },
+    );
+    const pastBound = new Map<string, string>();
+    const fitting: Priced[] = [];
+    accepted.forEach((p, i) => (verdicts[i] ? pastBound.set(p.item.idempotencyKey, verdicts[i]) : fitting.push(p)));
+    await q.deleteReceipts(trx, apiId, [...pastBound.keys()]);
+    if (fitting.length) await this.#post(trx, apiId, fitting, now);
+    return pastBound;
+  }
+
+  /** Ledger, balances, counters and key activity for items that fit; customers are locked. */
+  async #post(trx: Trx, apiId: string, items: Priced[], now: Date) {
+    const perCustomerDay = new Map<string, UsagePosting>();
     const perCustomerMonth = new Map<string, q.MonthCount & { chargeBig: bigint }>();
+    const perCustomerDayCount = new Map<string, q.CustomerDayCount & { chargeBig: bigint }>();
     const perDay = new Map<string, q.DayCount & { chargeBig: bigint }>();
-    for (const p of accepted) {
+    for (const p of items) {
       const day = isoDay(p.item.periodStart);
       const month = isoDay(monthStart(p.item.periodStart));
-      addTo(perCustomerDay, `${p.customerId}|${day}`, () => ({ customerId: p.customerId, day, requests: 0, charge: 0n }), (v) => {
+      addTo(perCustomerDay, `${p.customerId}|${day}`, () => ({ customerId: p.customerId, day, requests: 0, chargeMicro: 0n }), (v) => {
         v.requests += p.item.count;
-        v.charge += p.charge;
+        v.chargeMicro += p.charge;
       });
       addTo(perCustomerMonth, `${p.customerId}|${month}`, () => ({ customerId: p.customerId, month, requests: 0, billable: 0, charged: 0, chargeBig: 0n }), (v) => {
         v.requests += p.item.count;
         if (p.billable) v.billable += p.item.count;
+        v.chargeBig += p.charge;
+      });
+      // Errors as the API's days count them (a status of 500 or above), so both pages agree.
+      addTo(perCustomerDayCount, `${p.customerId}|${day}`, () => ({ customerId: p.customerId, day, requests: 0, billable: 0, errors: 0, charged: 0, chargeBig: 0n }), (v) => {
+        v.requests += p.item.count;
+        if (p.billable) v.billable += p.item.count;
+        if (p.item.statusCode >= 500) v.errors += p.item.count;
         v.chargeBig += p.charge;
       });
       addTo(perDay, day, () => ({ day, requests: 0, billable: 0, errors: 0, charged: 0, testRequests: 0, chargeBig: 0n }), (v) => {
@@ -194,24 +240,18 @@ export class UsageService {
         else v.testRequests += p.item.count;
       });
     }
-    const toSafe = (n: bigint) => {
-      if (n > BigInt(MAX_WIRE_INT)) throw new Error('a usage report would charge more than 2^53 micro units');
-      return Number(n);
-    };
-    const postings: UsagePosting[] = [...perCustomerDay.values()].map((v) => ({ customerId: v.customerId, day: v.day, requests: v.requests, chargeMicro: toSafe(v.charge) }));
-    // The API row before any customer, as a change of the API's terms takes them (API, then its
-    // customers in id order); only the first report of an API changes the row at all.
-    await this.apis.markFirstUsage(trx, apiId, now);
-    // Customers are locked in id order first: concurrent reports never deadlock on each other.
-    await this.ledger.lockCustomers(trx, apiId, [...new Set(postings.map((p) => p.customerId))].sort());
+    // Postings stay bigints (fitWithinBounds kept every balance and entry they make within the
+    // bound); the counters are statistics and saturate at it (sdk-sync/queries.ts).
+    const postings = [...perCustomerDay.values()];
     await this.ledger.postUsage(trx, apiId, postings, postings.map(() => newId('led')), now);
-    await q.addCustomerMonths(trx, apiId, [...perCustomerMonth.values()].map((v) => ({ ...v, charged: toSafe(v.chargeBig) })));
+    await q.addCustomerMonths(trx, apiId, [...perCustomerMonth.values()].map((v) => ({ ...v, charged: saturate(v.chargeBig) })));
+    await q.addCustomerDays(trx, apiId, [...perCustomerDayCount.values()].map((v) => ({ ...v, charged: saturate(v.chargeBig) })));
     // The API's day rows are shared by reports of different customers, which the customer locks do
     // not order. Upserted in the order the items came (by idempotency key), two reports covering
     // the same two days could lock them in opposite orders and deadlock on PostgreSQL, answering
     // 500 to both. Always in day order instead.
     const days = [...perDay.values()].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
-    await q.addApiDays(trx, apiId, days.map((v) => ({ ...v, charged: toSafe(v.chargeBig) })));
-    await q.touchKeys(trx, apiId, [...new Set(accepted.map((p) => p.item.apiKeyId))], now, addMs(now, -MINUTE));
+    await q.addApiDays(trx, apiId, days.map((v) => ({ ...v, charged: saturate(v.chargeBig) })));
+    await q.touchKeys(trx, apiId, [...new Set(items.map((p) => p.item.apiKeyId))], now, addMs(now, -MINUTE));
   }
 }

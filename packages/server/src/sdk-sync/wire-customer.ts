@@ -21,7 +21,10 @@ export interface WireOptions {
   policyValidUntil: string;
 }
 
+// Stored amounts already read within ±(2^53 - 1) (platform/money.ts); these keep the wire's own
+// ranges: a balance down to -(2^53 - 1), and counts from 0 (an "int" of wire protocol section 2).
 const clamp = (n: number) => Math.max(-MAX_WIRE_INT, Math.min(MAX_WIRE_INT, n));
+const count = (n: number) => Math.max(0, clamp(n));
 
 /**
  * A customer as the wire protocol carries it. Existing SDKs know only active and suspended, so a
@@ -35,7 +38,7 @@ export function toWireCustomer(row: CustomerForWire, options: WireOptions): Wire
     status,
     credit_balance_micro: clamp(row.balance_micro),
     balance_seq: row.balance_seq,
-    month_requests: Number(row.month_requests),
+    month_requests: count(Number(row.month_requests)),
     usage_policy_id: row.policy_id,
     policy_valid_until: row.policy_id ? options.policyValidUntil : null,
     effective: {

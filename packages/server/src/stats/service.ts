@@ -2,6 +2,8 @@ import { sql } from 'kysely';
 import type { Clock } from '../platform/clock.js';
 import { addMs, DAY, MINUTE } from '../platform/clock.js';
 import type { Db } from '../platform/db/database.js';
+import { saturatedSum } from '../platform/db/saturating.js';
+import { saturate } from '../platform/money.js';
 import { dayStart, isoDay, monthStart, nextMonthStart } from '../platform/period.js';
 import type { ApiService } from '../apis/service.js';
 import type { Caller } from '../console/caller.js';
@@ -19,6 +21,8 @@ export class StatsService {
     private readonly apis: ApiService,
     private readonly customers: CustomerService,
     private readonly ledger: LedgerService,
+    /** The API can take payments: provider set up, owner's account connected and taking charges. */
+    private readonly paymentsReady: (apiId: string) => Promise<boolean> = async () => false,
   ) {}
 
   async stats(caller: Caller, apiId: string, days: number) {
@@ -37,7 +41,8 @@ export class StatsService {
       .execute();
     const byDay = new Map(dayRows.map((r) => [r.day, r]));
     const monthRows = dayRows.filter((r) => r.day >= month && r.day < nextMonth);
-    const sum = (rows: typeof dayRows, f: (r: (typeof dayRows)[number]) => number) => rows.reduce((t, r) => t + Number(f(r)), 0);
+    // Each day row is within the bound; a month of them may not be, and saturates (platform/money.ts).
+    const sum = (rows: typeof dayRows, f: (r: (typeof dayRows)[number]) => number) => saturate(rows.reduce((t, r) => t + BigInt(f(r)), 0n));
     const daily = [];
     for (let i = days - 1; i >= 0; i--) {
       const day = isoDay(addMs(dayStart(now), -i * DAY));
@@ -82,14 +87,13 @@ export class StatsService {
   async connection(caller: Caller, apiId: string) {
     const { api } = await this.apis.access(caller, apiId, 'viewer');
     const now = this.clock.now();
-    const test = await this.db.selectFrom('api_usage_days').select(sql<number>`coalesce(sum(test_requests), 0)`.as('n')).where('api_id', '=', apiId).executeTakeFirstOrThrow();
+    const test = await this.db.selectFrom('api_usage_days').select(saturatedSum('test_requests').as('n')).where('api_id', '=', apiId).executeTakeFirstOrThrow();
     const iso = (d: Date | null) => (d ? { value: d.toISOString() } : null);
     return {
       sdk_connected: !!api.sdk_last_seen_at && now.getTime() - api.sdk_last_seen_at.getTime() <= SDK_CONNECTED_WINDOW_MS,
       test_requests: Number(test.n),
       customers: (await this.customers.countsByApi([apiId])).get(apiId) ?? 0,
-      // Payments arrive with the payments connection; until it exists nothing can be charged.
-      payments_ready: false,
+      payments_ready: await this.paymentsReady(apiId),
       ...(iso(api.first_usage_at) ? { first_usage_at: iso(api.first_usage_at)!.value } : {}),
       ...(iso(api.sdk_first_seen_at) ? { sdk_first_seen_at: iso(api.sdk_first_seen_at)!.value } : {}),
       ...(iso(api.sdk_last_seen_at) ? { sdk_last_seen_at: iso(api.sdk_last_seen_at)!.value } : {}),
@@ -103,7 +107,7 @@ export class StatsService {
     const now = this.clock.now();
     const rows = await this.db
       .selectFrom('api_usage_days')
-      .select(['api_id', sql<number>`sum(requests)`.as('n')])
+      .select(['api_id', saturatedSum('requests').as('n')])
       .where('api_id', 'in', apiIds)
       .where('day', '>=', isoDay(monthStart(now)))
       .where('day', '<', isoDay(nextMonthStart(now)))

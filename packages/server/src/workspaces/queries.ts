@@ -152,6 +152,11 @@ export function revokeKey(trx: Trx, workspaceId: string, keyId: string, at: Date
     .executeTakeFirst();
 }
 
+/** A key's name, revoked or not: who sent an invitation stays known after the key is revoked. */
+export function findKeyName(db: Executor, workspaceId: string, keyId: string) {
+  return db.selectFrom('workspace_keys').select('name').where('workspace_id', '=', workspaceId).where('id', '=', keyId).executeTakeFirst();
+}
+
 export function findActiveKeyByHash(db: Db, keyHash: string) {
   return db
     .selectFrom('workspace_keys')

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { unwrap } from '../platform/errors.js';
 import { WorkspaceOut, withProblems } from '../console/common-schemas.js';
-import { clientInfo, requireCaller, requireUser, setSessionCookie } from '../console/http.js';
+import { clientInfo, publicRoute, requireCaller, requireUser, setSessionCookie } from '../console/http.js';
 import * as s from './schemas.js';
 import type { WorkspaceService } from './service.js';
 
@@ -36,7 +36,7 @@ export function workspaceRoutes(workspaces: WorkspaceService, secureCookies: boo
     }, async (request) => workspaces.members(requireCaller(request), request.params.ws));
 
     app.post('/workspaces/:ws/invites', {
-      schema: { tags, summary: 'Invite someone by e-mail (admin)', params: s.WorkspaceParams, body: s.InviteInBody, response: withProblems({ 200: s.InviteOut }, 409) },
+      schema: { tags, summary: 'Invite someone by e-mail (admin)', params: s.WorkspaceParams, body: s.InviteInBody, response: withProblems({ 200: s.InviteOut }, 402, 409) },
     }, async (request) => unwrap(await workspaces.invite(requireCaller(request), request.params.ws, request.body.email, request.body.role)));
 
     app.delete('/workspaces/:ws/invites/:id', {
@@ -73,10 +73,12 @@ export function workspaceRoutes(workspaces: WorkspaceService, secureCookies: boo
     });
 
     app.get('/invites/:token', {
+      ...publicRoute,
       schema: { tags, summary: 'What an invitation is for (no sign-in needed)', params: s.InviteParams, response: withProblems({ 200: s.InviteInfo }) },
     }, async (request) => unwrap(await workspaces.inviteInfo(request.params.token)));
 
     app.post('/invites/:token/accept', {
+      ...publicRoute,
       schema: {
         tags,
         summary: 'Accept an invitation',

@@ -10,6 +10,7 @@ import type { AccountsService, ClientInfo } from '../accounts/accounts.js';
 import { normalizeEmail, toUserOut } from '../accounts/accounts.js';
 import type { Actor, AuditService } from '../audit/service.js';
 import { actorOf, type Caller, type WorkspaceKeyCaller } from '../console/caller.js';
+import type { InvitationLimits } from './invitation-limits.js';
 import * as mails from './mails.js';
 import * as q from './queries.js';
 import { roleAtLeast } from './roles.js';
@@ -25,6 +26,18 @@ export interface WorkspaceOut {
   name: string;
   role: Role;
   created_at: string;
+}
+
+/** An open invitation: what it is for, who sent it, whether its address has an account. */
+export interface InvitationView {
+  workspaceId: string;
+  workspace: string;
+  email: string;
+  role: InvitableRole;
+  /** Null when the sender is gone (a person deleted, a key removed with its workspace). */
+  invitedBy: string | null;
+  accountExists: boolean;
+  expiresAt: Date;
 }
 
 const iso = (d: Date) => d.toISOString();
@@ -53,6 +66,9 @@ export class WorkspaceService {
     private readonly audit: AuditService,
     private readonly accounts: AccountsService,
     private readonly consoleUrl: string,
+    private readonly invitationLimits: InvitationLimits,
+    /** Whether the workspace's platform plan has teams (apis/service.ts workspaceHasTeams). */
+    private readonly teamsAllowed: (workspaceId: string) => Promise<boolean> = async () => true,
   ) {}
 
   /**
@@ -141,10 +157,15 @@ export class WorkspaceService {
 
   async invite(caller: Caller, workspaceId: string, rawEmail: string, role: InvitableRole): Promise<Result<ReturnType<typeof toInviteOut>>> {
     await this.authorize(caller, workspaceId, 'admin');
+    // A workspace on a plan without teams has one member (platform plans, issue 13 item 7).
+    if (!(await this.teamsAllowed(workspaceId))) return fail('plan_limit', 'The platform plan of this workspace has no teams: it has one member');
     const email = normalizeEmail(rawEmail);
     const result = await this.db.transaction().execute(async (trx) => {
       const existing = await this.accounts.findByEmail(trx, email);
       if (existing && (await q.findMembership(trx, workspaceId, existing.id))) return fail<ReturnType<typeof toInviteOut>>('already_member');
+      // After the role and membership checks, so only a mail that goes spends the allowance; the
+      // 429 it may throw rolls this transaction back, so a refusal writes nothing.
+      await this.invitationLimits.spend({ workspaceId, email });
       const workspace = await q.findWorkspace(trx, workspaceId);
       const now = this.clock.now();
       // A new invitation to the same address replaces the open one, so one link is live at a time.
@@ -199,11 +220,34 @@ export class WorkspaceService {
     return open ? row : null;
   }
 
-  async inviteInfo(token: string): Promise<Result<{ workspace: string; email: string; role: string; account_exists: boolean; expires_at: string }>> {
+  /** An open invitation as its page shows it (spec 2.1 InviteInfo, plus who sent it). */
+  async invitation(token: string): Promise<Result<InvitationView>> {
     const row = await this.#openInvite(token);
     if (!row) return fail('invite_not_found');
     const account = await this.accounts.findByEmail(this.db, row.email);
-    return ok({ workspace: row.workspace_name, email: row.email, role: row.role, account_exists: !!account, expires_at: iso(row.expires_at) });
+    return ok({
+      workspaceId: row.workspace_id,
+      workspace: row.workspace_name,
+      email: row.email,
+      role: row.role,
+      invitedBy: await this.#inviterName(row.workspace_id, row.invited_by),
+      accountExists: !!account,
+      expiresAt: row.expires_at,
+    });
+  }
+
+  /** The invitation's sender as the mail named them: a person's name, or a workspace key's. */
+  async #inviterName(workspaceId: string, actorId: string): Promise<string | null> {
+    const person = await this.accounts.findById(this.db, actorId);
+    if (person) return person.name;
+    return (await q.findKeyName(this.db, workspaceId, actorId))?.name ?? null;
+  }
+
+  async inviteInfo(token: string): Promise<Result<{ workspace: string; email: string; role: string; account_exists: boolean; expires_at: string }>> {
+    const found = await this.invitation(token);
+    if (!found.ok) return found;
+    const { workspace, email, role, accountExists, expiresAt } = found.value;
+    return ok({ workspace, email, role, account_exists: accountExists, expires_at: iso(expiresAt) });
   }
 
   /**

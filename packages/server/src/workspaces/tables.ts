@@ -47,3 +47,8 @@ export interface WorkspaceTables {
   invites: InvitesTable;
   workspace_keys: WorkspaceKeysTable;
 }
+
+// This capability's tables join the service's Database type (platform/db/database.ts).
+declare module '../platform/db/database.js' {
+  interface Database extends WorkspaceTables {}
+}

@@ -91,6 +91,10 @@ const routes: Record<string, RouteRule> = {
   'GET /api/apis/{api}/customers': { access: 'viewer' },
   'POST /api/apis/{api}/customers': { access: 'editor' },
   'POST /api/apis/{api}/customers/invite': { access: 'editor' },
+  'GET /api/apis/{api}/customers/invites': { access: 'viewer' },
+  // No such invitation: access is decided before the invitation is looked for.
+  'POST /api/apis/{api}/customers/invites/{invite}/resend': { access: 'editor', params: () => ({ invite: 'cin_none' }) },
+  'DELETE /api/apis/{api}/customers/invites/{invite}': { access: 'editor', params: () => ({ invite: 'cin_none' }) },
   'GET /api/apis/{api}/customers/{id}': { access: 'viewer', params: (f) => ({ id: f.customerId }) },
   'PATCH /api/apis/{api}/customers/{id}': { access: 'editor', params: (f) => ({ id: f.customerId }) },
   'PUT /api/apis/{api}/customers/{id}/limits': { access: 'editor', params: (f) => ({ id: f.customerId }) },
@@ -102,6 +106,11 @@ const routes: Record<string, RouteRule> = {
   'POST /api/apis/{api}/plans': { access: 'editor' },
   'PATCH /api/apis/{api}/plans/{id}': { access: 'editor', params: (f) => ({ id: f.planId }) },
   'DELETE /api/apis/{api}/plans/{id}': { access: 'editor', params: (f) => ({ id: f.planId }) },
+  // Payments (DESIGN 6: admins manage the payments connection, owners buy platform plans).
+  'GET /api/apis/{api}/payments': { access: 'viewer' },
+  'DELETE /api/apis/{api}/payments': { access: 'admin' },
+  'POST /api/apis/{api}/payments/connect': { access: 'admin' },
+  'POST /api/apis/{api}/plan/checkout': { access: 'owner', body: { plan_code: 'starter' } },
 
   // The sign-in service of an API (DESIGN 8: editors change sign-in settings, apps, servers,
   // roles and people; admins rotate secrets and signing keys).
@@ -129,6 +138,10 @@ const routes: Record<string, RouteRule> = {
   'GET /api/apis/{api}/signin/people/{id}': { access: 'viewer', params: (f) => ({ id: f.personId }) },
   'PATCH /api/apis/{api}/signin/people/{id}': { access: 'editor', params: (f) => ({ id: f.personId }), body: { status: 'suspended' } },
   'PUT /api/apis/{api}/signin/people/{id}/roles': { access: 'editor', params: (f) => ({ id: f.personId }) },
+  // Apps people connect: no such app; access is decided before the app is looked for.
+  'GET /api/apis/{api}/signin/connected-apps': { access: 'viewer' },
+  'POST /api/apis/{api}/signin/connected-apps/block': { access: 'editor', body: { client_id: 'app_none' } },
+  'POST /api/apis/{api}/signin/connected-apps/unblock': { access: 'editor', body: { client_id: 'app_none' } },
 
   // The SDK sync API: an API's SDK secret, not a console credential.
   'GET /sdk/v1/snapshot': { access: 'sdk' },

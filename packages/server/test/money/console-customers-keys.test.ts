@@ -179,8 +179,9 @@ test('an invitation sends a real mail to the address; bad addresses are refused'
   const sent = await editor.client.post(`/apis/${api.apiId}/customers/invite`, { email: email.toUpperCase() });
   assert.equal(sent.status, 200, sent.text);
   assert.deepEqual(sent.body, { sent: true });
-  const mail = await t.mail.waitFor(email, /invited to Keys API/);
-  assert.ok(mail.text.includes(`http://keys-api.localhost:${t.port}/signup`), mail.text);
+  const mail = await t.mail.waitFor(email, /invited to use Keys API/);
+  // The link lands on the API's portal, with a token that works once.
+  assert.match(mail.text, new RegExp(`http://keys-api\\.localhost:${t.port}/invites/[A-Za-z0-9_-]{20,}`), mail.text);
   assert.equal(mail.to, email);
   assert.equal((await editor.client.post(`/apis/${api.apiId}/customers/invite`, { email: emailOfLength(254) })).status, 200);
   for (const bad of [emailOfLength(255), 'nobody', '']) {
@@ -190,7 +191,7 @@ test('an invitation sends a real mail to the address; bad addresses are refused'
   // Inviting the same address again sends a new mail.
   t.mail.take(email);
   assert.equal((await editor.client.post(`/apis/${api.apiId}/customers/invite`, { email })).status, 200);
-  await t.mail.waitFor(email, /invited to Keys API/);
+  await t.mail.waitFor(email, /invited to use Keys API/);
 });
 
 test('key, test-key and invite events name the API and never hold a key', async () => {

@@ -40,3 +40,38 @@ test('production requires SECRET_KEY; development generates one into DATA_DIR an
   assert.equal(first.secretKey.length, 32);
   assert.deepEqual(first.secretKey, second.secretKey);
 });
+
+test('request timeouts and the connection cap: defaults, and each bound on both sides', () => {
+  const defaults = loadConfig(base);
+  assert.equal(defaults.headersTimeoutS, 60);
+  assert.equal(defaults.requestTimeoutS, 60);
+  assert.equal(defaults.maxConnectionsPerAddress, 100);
+  const accepted: [Record<string, string>, Partial<ReturnType<typeof loadConfig>>][] = [
+    [{ HEADERS_TIMEOUT_S: '1', REQUEST_TIMEOUT_S: '1' }, { headersTimeoutS: 1, requestTimeoutS: 1 }],
+    [{ HEADERS_TIMEOUT_S: '3600', REQUEST_TIMEOUT_S: '3600' }, { headersTimeoutS: 3600, requestTimeoutS: 3600 }],
+    [{ HEADERS_TIMEOUT_S: '10', REQUEST_TIMEOUT_S: '10' }, { headersTimeoutS: 10, requestTimeoutS: 10 }],
+    [{ MAX_CONNECTIONS_PER_ADDRESS: '0' }, { maxConnectionsPerAddress: 0 }],
+    [{ MAX_CONNECTIONS_PER_ADDRESS: '1' }, { maxConnectionsPerAddress: 1 }],
+    [{ MAX_CONNECTIONS_PER_ADDRESS: '1000000' }, { maxConnectionsPerAddress: 1_000_000 }],
+  ];
+  for (const [env, expected] of accepted) {
+    const config = loadConfig({ ...base, ...env });
+    for (const [key, value] of Object.entries(expected)) assert.equal(config[key as keyof typeof config], value, JSON.stringify(env));
+  }
+  const refused: [Record<string, string>, string][] = [
+    [{ HEADERS_TIMEOUT_S: '0' }, 'HEADERS_TIMEOUT_S'],
+    [{ HEADERS_TIMEOUT_S: '3601', REQUEST_TIMEOUT_S: '3600' }, 'HEADERS_TIMEOUT_S'],
+    [{ HEADERS_TIMEOUT_S: '1.5' }, 'HEADERS_TIMEOUT_S'],
+    [{ REQUEST_TIMEOUT_S: '0', HEADERS_TIMEOUT_S: '1' }, 'REQUEST_TIMEOUT_S'],
+    [{ REQUEST_TIMEOUT_S: '3601' }, 'REQUEST_TIMEOUT_S'],
+    [{ REQUEST_TIMEOUT_S: 'soon' }, 'REQUEST_TIMEOUT_S'],
+    // Node refuses a headers timeout longer than the whole request's; so do we, by name.
+    [{ HEADERS_TIMEOUT_S: '11', REQUEST_TIMEOUT_S: '10' }, 'HEADERS_TIMEOUT_S'],
+    [{ MAX_CONNECTIONS_PER_ADDRESS: '-1' }, 'MAX_CONNECTIONS_PER_ADDRESS'],
+    [{ MAX_CONNECTIONS_PER_ADDRESS: '1000001' }, 'MAX_CONNECTIONS_PER_ADDRESS'],
+    [{ MAX_CONNECTIONS_PER_ADDRESS: 'many' }, 'MAX_CONNECTIONS_PER_ADDRESS'],
+  ];
+  for (const [env, name] of refused) {
+    assert.throws(() => loadConfig({ ...base, ...env }), (error: unknown) => error instanceof ConfigError && error.setting === name, JSON.stringify(env));
+  }
+});

@@ -14,6 +14,26 @@ test('public and non-public addresses, on both sides of each range', () => {
   for (const ip of privateOnes) assert.equal(isPublicAddress(ip), false, ip);
 });
 
+test('IPv6 special-purpose ranges (RFC 6890, the IANA registry) on both sides; only 2000::/3 is global unicast', () => {
+  const cases: [string, boolean][] = [
+    // IPv4-translated (RFC 2765, ::ffff:0:0:0/96) is refused whatever it embeds; IPv4-mapped next to it is judged as its IPv4.
+    ['::ffff:0:808:808', false], ['::ffff:0:7f00:1', false], ['::ffff:0:0:0', false], ['::ffff:0:ffff:ffff', false],
+    ['::ffff:8.8.8.8', true], ['::ffff:808:808', true], ['::ffff:127.0.0.1', false], ['::1:0:0:0', false],
+    // IPv4-compatible (deprecated, ::/96) and the rest of 0000::/8: discard-only 100::/64, NAT64 64:ff9b::/96 and 64:ff9b:1::/48.
+    ['::8.8.8.8', false], ['100::1', false], ['100:0:0:1::1', false], ['64:ff9b::808:808', false], ['64:ff9b:1::1', false],
+    // Teredo 2001::/32 and the rest of the IETF protocol block 2001::/23 (benchmarking 2001:2::/48, ORCHID); 2001:200:: is the first regional allocation.
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', false], ['2001::1', false], ['2001:0:ffff:ffff::1', false], ['2001:1::1', false], ['2001:2::1', false],
+    ['2001:10::1', false], ['2001:1ff:ffff:ffff::1', false], ['2001:200::1', true], ['2000:ffff:ffff:ffff::1', true],
+    // Documentation 2001:db8::/32 and 3fff::/20 (RFC 9637); 6to4 2002::/16.
+    ['2001:db7:ffff:ffff::1', true], ['2001:db8::1', false], ['2001:db8:ffff::1', false], ['2001:db9::1', true],
+    ['3fff::1', false], ['3fff:fff:ffff::1', false], ['3fff:1000::1', true],
+    ['2001:ffff:ffff::1', true], ['2002::1', false], ['2002:ffff::1', false], ['2003::1', true],
+    // Global unicast ends at 3fff:ffff:…; SRv6 SIDs 5f00::/16, site-local fec0::/10 and everything else outside 2000::/3 are refused.
+    ['1fff:ffff:ffff:ffff::1', false], ['3fff:ffff:ffff:ffff::1', true], ['4000::1', false], ['5f00::1', false], ['fec0::1', false], ['feff::1', false],
+  ];
+  for (const [ip, expected] of cases) assert.equal(isPublicAddress(ip), expected, ip);
+});
+
 let server: Server;
 let base: string;
 before(async () => {

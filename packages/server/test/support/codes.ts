@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import assert from 'node:assert/strict';
 import type { TestClient } from './client.js';
 import { totpNow } from './flows.js';
@@ -52,17 +53,20 @@ export function wrongTotp(t: TestApp, secret: string): string {
 /**
  * Waits until every mail the app queued for `to` was delivered, then returns what the test's SMTP
  * server holds for that address. Mail is queued in the transaction of the request that causes it,
- * so once that request has answered, the dev outbox (/dev/mail.json) lists every mail there will
- * be; each one marked sent has been accepted by the SMTP server. This is how a test shows that a
- * mail was not sent, without waiting for a while and hoping. The dev outbox shows the 50 newest
- * mails, so ask soon after the request.
+ * so once that request has answered, the outbox table holds every mail there will be; each one
+ * marked sent has been accepted by the SMTP server. This is how a test shows that a mail was not
+ * sent, without waiting for a while and hoping.
  */
 export async function settledMail(t: TestApp, to: string, timeoutMs = 10_000): Promise<ReceivedMail[]> {
   const address = to.toLowerCase();
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const outbox = (await (await fetch(`${t.url}/dev/mail.json`)).json()) as { mails: { to: string; sent: boolean }[] };
-    const pending = outbox.mails.filter((mail) => mail.to.toLowerCase() === address && !mail.sent);
+    const pending = await t.services.db
+      .selectFrom('mail_outbox')
+      .select('id')
+      .where(sql`lower(to_address)`, '=', address)
+      .where('sent_at', 'is', null)
+      .execute();
     if (pending.length === 0) return t.mail.received.filter((mail) => mail.to === address);
     if (Date.now() > deadline) throw new Error(`${pending.length} mails to ${to} still unsent after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));

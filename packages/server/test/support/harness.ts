@@ -14,6 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import { TestClient } from './client.js';
 import { MovableClock } from './clock.js';
 import { TestMailbox } from './mailbox.js';
+import { testCa } from './test-ca.js';
 
 /** Which database this test run uses: `npm test` runs every file on PGlite, then on PostgreSQL. */
 export const testDatabaseKind: 'pglite' | 'postgres' = process.env.GH_TEST_DB === 'postgres' ? 'postgres' : 'pglite';
@@ -92,7 +93,8 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       LOG_LEVEL: process.env.GH_TEST_LOG ?? 'silent',
       ...env,
     });
-    const { app, services } = await buildApp({ config, database, clock, redis, rateLimitPrefix: `test-${randomBytes(6).toString('hex')}` });
+    // Metadata documents of tests are served over https by test/support/test-ca.ts servers.
+    const { app, services } = await buildApp({ config, database, clock, redis, rateLimitPrefix: `test-${randomBytes(6).toString('hex')}`, outboundTestCa: testCa().certPem });
     try {
       await app.listen({ port, host: '127.0.0.1' });
     } catch (error) {

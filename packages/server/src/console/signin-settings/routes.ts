@@ -58,6 +58,19 @@ export function signinSettingsRoutes(registry: RegistryService, people: PeopleDi
       schema: { tags, summary: "Rotate a web app's client secret (admin); the old one works 24 hours more", params: s.ItemParams, response: withProblems({ 200: s.AppRotated }, 409) },
     }, async (request) => unwrap(await registry.apps.rotateSecret(requireCaller(request), request.params.api, request.params.id)));
 
+    tags = ['sign-in connected apps'];
+    app.get(`${base}/connected-apps`, {
+      schema: { tags, summary: 'Apps people connected on their own (registered, or by a metadata document), newest first, with a cursor', params: ApiParams, querystring: s.ConnectedAppsQuery, response: withProblems({ 200: s.ConnectedAppsBody }) },
+    }, async (request) => registry.connectedApps.list(requireCaller(request), request.params.api, { ...request.query, limit: request.query.limit ?? DEFAULT_PAGE_SIZE }));
+
+    app.post(`${base}/connected-apps/block`, {
+      schema: { tags, summary: 'Block a connected app (editor): it signs nobody in, and every grant it holds is revoked', params: ApiParams, body: s.ConnectedAppInBody, response: withProblems({ 200: s.ConnectedAppOut }) },
+    }, async (request) => registry.connectedApps.block(requireCaller(request), request.params.api, request.body.client_id));
+
+    app.post(`${base}/connected-apps/unblock`, {
+      schema: { tags, summary: 'Unblock a connected app (editor); grants revoked by the block stay revoked', params: ApiParams, body: s.ConnectedAppInBody, response: withProblems({ 200: s.ConnectedAppOut }) },
+    }, async (request) => registry.connectedApps.unblock(requireCaller(request), request.params.api, request.body.client_id));
+
     tags = ['sign-in servers'];
     app.get(`${base}/servers`, {
       schema: { tags, summary: 'APIs and MCP servers tokens are for, with their permissions', params: ApiParams, response: withProblems({ 200: Type.Object({ servers: Type.Array(s.ServerOut) }) }) },

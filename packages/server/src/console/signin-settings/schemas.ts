@@ -63,11 +63,33 @@ export const AppOut = Type.Object({
 export const AppWithSecret = Type.Intersect([AppOut, Type.Object({ client_secret: Type.Optional(Type.String({ description: 'web apps only; shown once' })) })]);
 export const AppRotated = Type.Intersect([AppOut, Type.Object({ client_secret: Type.String({ description: 'shown once' }) })]);
 
+// ---- Apps people connect (spec 4.3): registered, or named by a client ID metadata document
+
+export const ConnectedAppOut = Type.Object({
+  client_id: Type.String({ description: 'an id given at registration, or the metadata document URL' }),
+  kind: Literals('registered', 'metadata'),
+  name: Type.String({ description: "the app's own name: unverified" }),
+  host: Type.String({ description: "the metadata document's host, or where a registered app sends people back" }),
+  application_type: Literals('native', 'web'),
+  redirect_uris: Type.Array(Type.String()),
+  refresh_tokens: Type.Boolean(),
+  blocked: Type.Boolean(),
+  people: Type.Integer({ description: 'people who connected it' }),
+  created_at: Timestamp,
+  last_used_at: Type.Optional(Timestamp),
+});
+export const ConnectedAppsBody = Type.Object({ apps: Type.Array(ConnectedAppOut), next_cursor: Type.Optional(Type.String()) });
+export const ConnectedAppsQuery = Type.Object({
+  cursor: Type.Optional(Type.String({ maxLength: 3000 })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
+});
+export const ConnectedAppInBody = Body({ client_id: Type.String({ minLength: 1, maxLength: 2000 }) });
+
 // ---- Servers
 
 const Permission = Type.Object(
   {
-    name: Type.String({ pattern: PERMISSION_NAME_PATTERN, description: 'a scope; not a standard scope name' }),
+    name: Type.String({ maxLength: 64, pattern: PERMISSION_NAME_PATTERN, description: 'a scope; not a standard scope name' }),
     description: Type.Optional(Type.String({ maxLength: 200 })),
     sensitive: Type.Optional(Type.Boolean({ description: 'end-user keys carry it only when the service allows sensitive permissions' })),
   },

@@ -14,3 +14,8 @@ export interface SigningKeysTable {
 export interface SigningKeyTables {
   signing_keys: SigningKeysTable;
 }
+
+// This capability's tables join the service's Database type (platform/db/database.ts).
+declare module '../../platform/db/database.js' {
+  interface Database extends SigningKeyTables {}
+}

@@ -1,6 +1,8 @@
 // Spec 4.2 rules 3 and 4: continue as the signed-in account, or create / sign in as another.
-import { html, type SafeHtml } from './html.js';
-import { actions, continueTo, csrfInput, errorBox, type PageContext } from './parts.js';
+import { csrfInput } from '../../platform/pages/csrf.js';
+import { html, type SafeHtml } from '../../platform/pages/html.js';
+import { errorBox } from '../../platform/pages/send-page.js';
+import { actions, continueTo, type PageContext } from './parts.js';
 
 export function chooseBody(page: PageContext & { signedInAs: string; reason: 'create' | 'login_hint'; loginHint: string | null }): SafeHtml {
   const other = page.reason === 'create' ? html`Create a new account` : html`Sign in as ${page.loginHint ?? 'another account'}`;

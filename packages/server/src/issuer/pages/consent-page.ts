@@ -2,8 +2,10 @@
 // owner did not register is labelled unverified (spec 4.3, apps people connect).
 import type { InteractionView } from '../protocol/authorization.js';
 import { API_KEYS_SCOPE } from '../protocol/scopes.js';
-import { html, type SafeHtml } from './html.js';
-import { actions, csrfInput, errorBox, type PageContext } from './parts.js';
+import { csrfInput } from '../../platform/pages/csrf.js';
+import { html, type SafeHtml } from '../../platform/pages/html.js';
+import { errorBox } from '../../platform/pages/send-page.js';
+import { actions, type PageContext } from './parts.js';
 
 /** What each standard scope gives the app, in a person's words. */
 const STANDARD_SCOPE_TEXT: Record<string, string> = {
@@ -30,6 +32,7 @@ export function consentBody(page: PageContext & { apiName: string; view: Interac
   return html`<h1><span id="app-name">${view.app.name}</span>${unverified ? html`<span class="badge">unverified</span>` : ''} wants to access your ${page.apiName} account</h1>
 ${errorBox(page.error)}
 ${unverified ? html`<p class="error">${page.apiName} did not register this app and cannot vouch for it. Allow it only if you trust it.</p>` : ''}
+${view.app.host ? html`<p class="note" id="app-host">${view.app.origin === 'metadata' ? 'It identifies itself from' : 'It sends you back to'} <strong>${view.app.host}</strong></p>` : ''}
 <p class="note">Signed in as <strong>${page.signedInAs}</strong></p>
 ${standard.length ? html`<p>It will be able to:</p><ul class="permissions">${standard.map(scopeItem)}</ul>` : ''}
 ${view.server ? html`<p>At <strong id="server-name">${view.server.name}</strong> (<span class="note">${view.server.resourceUrl}</span>)${permissions.length ? html`, with these permissions:` : html`, without permissions.`}</p>` : ''}

@@ -1,7 +1,6 @@
-// Pieces the interaction pages share: where their forms post, the CSRF field, the error box.
+// Pieces the interaction pages share: where their forms post, what each page knows.
+import { html, type SafeHtml } from '../../platform/pages/html.js';
 import { interactionPath } from '../protocol/authorization.js';
-import { CSRF_FIELD } from './csrf.js';
-import { html, type SafeHtml } from './html.js';
 
 /** The form actions of an interaction; all on our own host (CSP form-action 'self'). */
 export const actions = (token: string) => {
@@ -19,10 +18,6 @@ export const actions = (token: string) => {
     consent: `${base}/consent`,
   };
 };
-
-export const csrfInput = (csrf: string) => html`<input type="hidden" name="${CSRF_FIELD}" value="${csrf}">`;
-
-export const errorBox = (message: string | null) => (message ? html`<p class="error" role="alert">${message}</p>` : html``);
 
 /** What every interaction page knows: its token, the CSRF token, the app, and an error to show. */
 export interface PageContext {

@@ -6,10 +6,11 @@ import { sendAuthorizeErrorPage } from '../protocol/responses.js';
 import type { Tenant } from '../tenant.js';
 import { chooseBody } from './choose-page.js';
 import { consentBody } from './consent-page.js';
-import { csrfToken, csrfValid, CSRF_FIELD } from './csrf.js';
+import { csrfToken, csrfValid, CSRF_FIELD } from '../../platform/pages/csrf.js';
 import * as form from './forms.js';
-import { FieldError, type FormBody } from './forms.js';
-import { redirectSource, sendPage, type SafeHtml } from './html.js';
+import { FieldError, type FormBody } from '../../platform/pages/forms.js';
+import type { SafeHtml } from '../../platform/pages/html.js';
+import { redirectSource, sendPage } from '../../platform/pages/send-page.js';
 import { actions, type PageContext } from './parts.js';
 import { codeEntryBody, signinBody } from './signin-page.js';
 import { signupBody, signupCodeBody } from './signup-page.js';
@@ -45,6 +46,7 @@ function refusalText(refusal: Refusal): { message: string; status: number } {
     case 'invalid_credentials': return { message: 'Wrong e-mail or password.', status: 401 };
     case 'invalid_code': return { message: 'That code is wrong or has expired. Use the newest e-mail, or ask for a new code.', status: 401 };
     case 'signups_closed': return { message: SIGNUPS_CLOSED, status: 403 };
+    case 'invite_only': return { message: 'Sign-up is by invitation. Ask the team that runs this API to invite this address, then use the link in their e-mail.', status: 403 };
     case 'email_taken': return { message: 'This address already has an account. Sign in instead.', status: 400 };
     case 'rate_limited': return { message: `Too many attempts. Try again in ${refusal.retryAfterS} seconds.`, status: 429 };
   }
@@ -96,7 +98,7 @@ export function signinPageRoutes(deps: PageDeps) {
 
   async function signupCode(ctx: Ctx, email: string, error: string | null = null, status = 200) {
     const { page: p } = await page(ctx, error);
-    return send(ctx, 'Check your e-mail', signupCodeBody({ ...p, email, name: form.text(ctx.body, 'name') }), status);
+    return send(ctx, 'Check your e-mail', signupCodeBody({ ...p, email, name: form.echo(ctx.body, 'name') }), status);
   }
 
   function refused(ctx: Ctx, refusal: Refusal, rerender: Rerender) {
@@ -151,7 +153,7 @@ export function signinPageRoutes(deps: PageDeps) {
       const password = form.signinPassword(ctx.body);
       if (email instanceof FieldError || password instanceof FieldError) {
         const bad = email instanceof FieldError ? email : (password as FieldError);
-        return show(ctx, { form: 'signin', error: bad.message, status: 400, email: form.text(ctx.body, 'email') });
+        return show(ctx, { form: 'signin', error: bad.message, status: 400, email: form.echo(ctx.body, 'email') });
       }
       const outcome = await accounts.signInWithPassword(accountTenant(ctx.tenant), email, password, ctx.request.ip);
       if (isRefusal(outcome)) return refused(ctx, outcome, (error, status) => show(ctx, { form: 'signin', error, status, email }));
@@ -160,7 +162,7 @@ export function signinPageRoutes(deps: PageDeps) {
 
     post('/code/send', async (ctx) => {
       const email = form.email(ctx.body);
-      if (email instanceof FieldError) return show(ctx, { form: 'signin', error: email.message, status: 400, email: form.text(ctx.body, 'email') });
+      if (email instanceof FieldError) return show(ctx, { form: 'signin', error: email.message, status: 400, email: form.echo(ctx.body, 'email') });
       const refusal = await accounts.sendCode(accountTenant(ctx.tenant), 'signin', email, ctx.request.ip);
       if (refusal) return refused(ctx, refusal, (error, status) => show(ctx, { form: 'signin', error, status, email }));
       return codeEntry(ctx, email);
@@ -179,7 +181,7 @@ export function signinPageRoutes(deps: PageDeps) {
     post('/signup/send', async (ctx) => {
       if (ctx.tenant.settings.signups !== 'open') return show(ctx, { form: 'signin', error: SIGNUPS_CLOSED, status: 403 });
       const email = form.email(ctx.body);
-      if (email instanceof FieldError) return show(ctx, { form: 'signup', error: email.message, status: 400, email: form.text(ctx.body, 'email') });
+      if (email instanceof FieldError) return show(ctx, { form: 'signup', error: email.message, status: 400, email: form.echo(ctx.body, 'email') });
       const refusal = await accounts.sendCode(accountTenant(ctx.tenant), 'signup', email, ctx.request.ip);
       if (refusal) return refused(ctx, refusal, (error, status) => show(ctx, { form: 'signup', error, status, email }));
       return signupCode(ctx, email);

@@ -1,7 +1,9 @@
 // The sign-in page: e-mail and password, or a code by e-mail; and the page to enter that code.
 import { EMAIL_MAX, SIGNIN_PASSWORD_MAX } from '../people/limits.js';
-import { html, type SafeHtml } from './html.js';
-import { actions, continueTo, csrfInput, errorBox, type PageContext } from './parts.js';
+import { csrfInput } from '../../platform/pages/csrf.js';
+import { html, type SafeHtml } from '../../platform/pages/html.js';
+import { errorBox } from '../../platform/pages/send-page.js';
+import { actions, continueTo, type PageContext } from './parts.js';
 
 export function signinBody(page: PageContext & { email: string; signupsOpen: boolean }): SafeHtml {
   const to = actions(page.token);

@@ -1,7 +1,9 @@
 // Sign-up in two steps: the address first, proven by an e-mailed code; then code, name and password.
 import { EMAIL_MAX, NAME_MAX, PASSWORD_MAX, PASSWORD_MIN } from '../people/limits.js';
-import { html, type SafeHtml } from './html.js';
-import { actions, continueTo, csrfInput, errorBox, type PageContext } from './parts.js';
+import { csrfInput } from '../../platform/pages/csrf.js';
+import { html, type SafeHtml } from '../../platform/pages/html.js';
+import { errorBox } from '../../platform/pages/send-page.js';
+import { actions, continueTo, type PageContext } from './parts.js';
 
 export function signupBody(page: PageContext & { email: string }): SafeHtml {
   const to = actions(page.token);

@@ -40,3 +40,12 @@ export async function markEmailVerified(db: Db | Trx, apiId: string, personId: s
     .where('email_verified', '=', false)
     .execute();
 }
+
+export async function setPasswordHash(db: Db | Trx, apiId: string, personId: string, passwordHash: string, at: Date) {
+  await db.updateTable('people').set({ password_hash: passwordHash, updated_at: at }).where('api_id', '=', apiId).where('id', '=', personId).execute();
+}
+
+/** Ends every live session of a person but one (a password change keeps the session that made it). */
+export async function endOtherSessions(db: Db | Trx, apiId: string, personId: string, keepSessionId: string, at: Date) {
+  await db.updateTable('person_sessions').set({ ended_at: at }).where('api_id', '=', apiId).where('person_id', '=', personId).where('id', '!=', keepSessionId).where('ended_at', 'is', null).execute();
+}

@@ -6,10 +6,11 @@ import { newId, sixDigitCode } from '../../platform/ids.js';
 import type { MailOutbox } from '../../platform/mail/outbox.js';
 import type { RateLimitRule, RateLimits } from '../../platform/rate-limit.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
+import { networkOf } from '../../platform/http/network.js';
 import * as aq from './accounts-queries.js';
 import { PERSON_CODE_MAX_ATTEMPTS, PERSON_CODE_TTL_MS, personRateRules as rules } from './limits.js';
 import * as mails from './mails.js';
-import { findPersonByEmail, insertPerson } from './queries.js';
+import { findPerson, findPersonByEmail, insertPerson } from './queries.js';
 
 /** The API a sign-in page serves, as far as accounts need it. */
 export interface AccountTenant {
@@ -28,10 +29,24 @@ export interface Proof {
 
 /** Why a sign-in, a sign-up or a code request was refused: an expected outcome, not an error. */
 export type Refusal =
-  | { refused: 'invalid_credentials' | 'invalid_code' | 'signups_closed' | 'email_taken' }
+  | { refused: 'invalid_credentials' | 'invalid_code' | 'signups_closed' | 'email_taken' | 'invite_only' }
   | { refused: 'rate_limited'; retryAfterS: number };
 
 export type CodePurpose = 'signin' | 'signup';
+
+/**
+ * What becomes of a person who signs up, decided by the API's customers (DESIGN 8: people are
+ * the members of its customers, per signup_mode).
+ */
+export interface SignupPolicy {
+  /** Whether the address may sign up at all (signup_mode `invite`: only invited addresses). */
+  mayStart(apiId: string, email: string): Promise<boolean>;
+  /** In the transaction that made the person: their customer is joined or made. */
+  joinOnSignup(trx: Trx, apiId: string, person: { id: string; email: string; name: string }): Promise<void>;
+}
+
+/** Until a policy is given, signing up makes a person and nothing else. */
+const noCustomers: SignupPolicy = { mayStart: async () => true, joinOnSignup: async () => {} };
 
 export const isRefusal = (outcome: object | null): outcome is Refusal => outcome !== null && 'refused' in outcome;
 
@@ -49,6 +64,7 @@ export class PersonAccounts {
     private readonly clock: Clock,
     private readonly rateLimits: RateLimits,
     private readonly outbox: MailOutbox,
+    private readonly signupPolicy: SignupPolicy = noCustomers,
   ) {}
 
   async #limit(checks: [RateLimitRule, string][]): Promise<Refusal | null> {
@@ -63,7 +79,7 @@ export class PersonAccounts {
   async signInWithPassword(tenant: AccountTenant, rawEmail: string, password: string, ip: string): Promise<Proof | Refusal> {
     const email = normalizeEmail(rawEmail);
     const limited = await this.#limit([
-      [rules.passwordPerIp, `${tenant.apiId}:${ip}`],
+      [rules.passwordPerIp, `${tenant.apiId}:${networkOf(ip)}`],
       [rules.passwordPerEmail, `${tenant.apiId}:${email}`],
     ]);
     if (limited) return limited;
@@ -82,10 +98,11 @@ export class PersonAccounts {
     if (purpose === 'signup' && !tenant.signupsOpen) return { refused: 'signups_closed' };
     const email = normalizeEmail(rawEmail);
     const limited = await this.#limit([
-      [rules.codeSendPerIp, `${tenant.apiId}:${ip}`],
+      [rules.codeSendPerIp, `${tenant.apiId}:${networkOf(ip)}`],
       [rules.codeSendPerEmail, `${tenant.apiId}:${email}`],
     ]);
     if (limited) return limited;
+    if (purpose === 'signup' && !(await this.signupPolicy.mayStart(tenant.apiId, email))) return { refused: 'invite_only' };
     await this.db.transaction().execute(async (trx) => {
       const person = await findPersonByEmail(trx, tenant.apiId, email);
       if (purpose === 'signup' && person) return this.outbox.enqueue(trx, mails.alreadyRegistered(email, tenant.apiName, tenant.issuer));
@@ -110,7 +127,7 @@ export class PersonAccounts {
 
   /** The e-mailed code signs the person in (amr otp) and proves their address. */
   async signInWithCode(tenant: AccountTenant, rawEmail: string, code: string, ip: string): Promise<Proof | Refusal> {
-    const limited = await this.#limit([[rules.codeVerifyPerIp, `${tenant.apiId}:${ip}`]]);
+    const limited = await this.#limit([[rules.codeVerifyPerIp, `${tenant.apiId}:${networkOf(ip)}`]]);
     if (limited) return limited;
     const email = normalizeEmail(rawEmail);
     return this.db.transaction().execute(async (trx): Promise<Proof | Refusal> => {
@@ -128,9 +145,11 @@ export class PersonAccounts {
    */
   async signUp(tenant: AccountTenant, input: { email: string; code: string; name: string; password: string }, ip: string): Promise<Proof | Refusal> {
     if (!tenant.signupsOpen) return { refused: 'signups_closed' };
-    const limited = await this.#limit([[rules.codeVerifyPerIp, `${tenant.apiId}:${ip}`]]);
+    const limited = await this.#limit([[rules.codeVerifyPerIp, `${tenant.apiId}:${networkOf(ip)}`]]);
     if (limited) return limited;
     const email = normalizeEmail(input.email);
+    // Checked again: an invitation can be revoked between the code and this step.
+    if (!(await this.signupPolicy.mayStart(tenant.apiId, email))) return { refused: 'invite_only' };
     // Hashed before the transaction: argon2 takes tens of milliseconds and a transaction holds a connection.
     const passwordHash = await hashPassword(input.password);
     try {
@@ -142,6 +161,7 @@ export class PersonAccounts {
           id: newId('per'), api_id: tenant.apiId, email, email_verified: true, name: input.name.trim(), picture: null, password_hash: passwordHash,
           last_login_at: null, created_at: now, updated_at: now,
         });
+        await this.signupPolicy.joinOnSignup(trx, tenant.apiId, person);
         return { personId: person.id, suspended: false, amr: ['pwd'] };
       });
     } catch (error) {
@@ -149,6 +169,26 @@ export class PersonAccounts {
       if (isUniqueViolation(error, 'people_api_id_email_key')) return { refused: 'email_taken' };
       throw error;
     }
+  }
+
+  /**
+   * A person changes their password on the portal: the current one proves it is them (a person who
+   * signed in only with e-mailed codes has none, and sets a first one), and every other session of
+   * theirs ends, as a console password change does.
+   */
+  async changePassword(apiId: string, personId: string, sessionId: string, current: string, next: string, ip: string): Promise<'changed' | Refusal> {
+    const limited = await this.#limit([[rules.passwordPerIp, `${apiId}:${networkOf(ip)}`]]);
+    if (limited) return limited;
+    const person = await findPerson(this.db, apiId, personId);
+    if (!person) return { refused: 'invalid_credentials' };
+    if (person.password_hash && !(await verifyPassword(person.password_hash, current))) return { refused: 'invalid_credentials' };
+    const passwordHash = await hashPassword(next);
+    const now = this.clock.now();
+    await this.db.transaction().execute(async (trx) => {
+      await aq.setPasswordHash(trx, apiId, personId, passwordHash, now);
+      await aq.endOtherSessions(trx, apiId, personId, sessionId, now);
+    });
+    return 'changed';
   }
 
   /** Spends the newest code for the address if it is this one: 10 minutes, 5 wrong tries, once. */

@@ -20,9 +20,8 @@ export function insertSession(db: Executor, row: Insertable<PersonSessionsTable>
   return db.insertInto('person_sessions').values(row).execute();
 }
 
-/** A live session with its person, found by the hash of the cookie's token. */
-export function findLiveSession(db: Executor, apiId: string, tokenHash: string, now: Date) {
-  return db
+const liveSessions = (db: Executor, apiId: string, now: Date) =>
+  db
     .selectFrom('person_sessions')
     .innerJoin('people', 'people.id', 'person_sessions.person_id')
     .select([
@@ -36,10 +35,17 @@ export function findLiveSession(db: Executor, apiId: string, tokenHash: string, 
       'people.status',
     ])
     .where('person_sessions.api_id', '=', apiId)
-    .where('person_sessions.token_hash', '=', tokenHash)
     .where('person_sessions.ended_at', 'is', null)
-    .where('person_sessions.expires_at', '>', now)
-    .executeTakeFirst();
+    .where('person_sessions.expires_at', '>', now);
+
+/** A live session with its person, found by its id (the `sid` of the tokens it issued). */
+export function findLiveSessionById(db: Executor, apiId: string, sessionId: string, now: Date) {
+  return liveSessions(db, apiId, now).where('person_sessions.id', '=', sessionId).executeTakeFirst();
+}
+
+/** A live session with its person, found by the hash of the cookie's token. */
+export function findLiveSession(db: Executor, apiId: string, tokenHash: string, now: Date) {
+  return liveSessions(db, apiId, now).where('person_sessions.token_hash', '=', tokenHash).executeTakeFirst();
 }
 
 export function findSessionById(db: Executor, apiId: string, sessionId: string) {

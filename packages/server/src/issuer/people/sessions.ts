@@ -38,6 +38,11 @@ export class PersonSessions {
     return (await q.findLiveSession(this.db, apiId, sha256Hex(token), this.clock.now())) ?? null;
   }
 
+  /** The session with this id (the `sid` of its tokens), with its person, when live. */
+  async live(apiId: string, sessionId: string): Promise<LiveSession | null> {
+    return (await q.findLiveSessionById(this.db, apiId, sessionId, this.clock.now())) ?? null;
+  }
+
   async end(apiId: string, sessionId: string): Promise<void> {
     await q.endSession(this.db, apiId, sessionId, this.clock.now());
   }

@@ -60,3 +60,8 @@ export interface PeopleTables {
   person_email_codes: PersonEmailCodesTable;
   consents: ConsentsTable;
 }
+
+// This capability's tables join the service's Database type (platform/db/database.ts).
+declare module '../../platform/db/database.js' {
+  interface Database extends PeopleTables {}
+}

@@ -3,6 +3,8 @@ import type { Clock } from '../../platform/clock.js';
 import { addMs, HOUR } from '../../platform/clock.js';
 import { randomToken, sha256Hex } from '../../platform/crypto.js';
 import type { Db } from '../../platform/db/database.js';
+import { networkOf } from '../../platform/http/network.js';
+import type { BucketRule, TokenBuckets } from '../../platform/token-bucket.js';
 import type { PersonSessions, LiveSession } from '../people/sessions.js';
 import { findConsent, saveConsent } from '../people/queries.js';
 import { findApp, findServerByResource, heldPermissions, serverPermissions } from '../registry/lookups.js';
@@ -10,12 +12,21 @@ import type { Tenant } from '../tenant.js';
 import type { AuthorizationRequest, InteractionResult } from '../tokens/authorization-request.js';
 import * as tq from '../tokens/queries.js';
 import type { TokenService } from '../tokens/service.js';
+import { CONSENT_ASKS } from '../connected-apps/limits.js';
+import { hostOf } from '../connected-apps/redirect-rules.js';
 import { decide, type Step } from './decide.js';
 import { grantableScopes, isPermission } from './scopes.js';
 import { sendAuthorizationResponse, sendAuthorizeErrorPage } from './responses.js';
 
 /** How long a person has to finish signing in before the app must start again. */
 export const INTERACTION_TTL_MS = HOUR;
+
+/**
+ * New interactions per network, over every API: each is a row kept a day past its hour, and a
+ * browser without a session makes one per request. A person starts a sign-in every few seconds at
+ * most, and an office behind one address stays under 20 a minute with a morning rush of 60.
+ */
+export const NEW_INTERACTIONS: BucketRule = { name: 'new-interaction', ratePerS: 1 / 3, burst: 60 };
 
 /** The path of the pages that carry an interaction (sign-in, choices, consent). */
 export const interactionPath = (token: string) => `/interaction/${token}`;
@@ -34,7 +45,8 @@ export interface OpenInteraction {
 /** What the pages show for an interaction: the app, the server, the scopes and the step. */
 export interface InteractionView {
   step: Step;
-  app: { name: string; origin: string };
+  /** `host`: where an app people connect comes from (its document's host, or where it sends people back). */
+  app: { name: string; origin: string; host: string | null };
   server: { name: string; resourceUrl: string } | null;
   scopes: { name: string; description: string; sensitive: boolean; permission: boolean }[];
   loginHint: string | null;
@@ -53,14 +65,32 @@ export class AuthorizationService {
     private readonly sessions: PersonSessions,
     private readonly tokens: TokenService,
     private readonly secureCookies: boolean,
+    private readonly buckets: TokenBuckets,
   ) {}
 
   /** Continues a checked request: answers the client, or sends the person to the pages. */
   async proceed(tenant: Tenant, request: AuthorizationRequest, interaction: OpenInteraction | null, http: FastifyRequest, reply: FastifyReply) {
     const result = interaction?.result ?? {};
-    const { session, scopes, step } = await this.#evaluate(tenant, request, result, http);
+    const evaluated = await this.#evaluate(tenant, request, result, http);
+    const { session, scopes } = evaluated;
+    let step = evaluated.step;
+    let opening: InteractionResult = {};
+    if (step.kind === 'consent' && request.connected && !result.consentAsked) {
+      // Spec 7: an app people connect that keeps asking one person for consent is refused (limits.ts).
+      const ask = await this.buckets.take(CONSENT_ASKS, `${tenant.api.id}:${sha256Hex(request.clientId).slice(0, 32)}:${session!.person_id}`);
+      if (!ask.allowed) step = { kind: 'error', error: 'access_denied', description: 'This app asked for consent too many times; try again later' };
+      else if (interaction) await this.record(tenant, interaction, { consentAsked: true });
+      else opening = { consentAsked: true };
+    }
     if (step.kind === 'signin' || step.kind === 'choose' || step.kind === 'consent') {
-      const token = interaction?.token ?? (await this.#open(tenant, request, reply));
+      if (!interaction) {
+        // Client and redirect URI are known good here, so the refusal goes back to the app (RFC 6749 4.1.2.1).
+        const limit = await this.buckets.take(NEW_INTERACTIONS, networkOf(http.ip));
+        if (!limit.allowed) {
+          return sendAuthorizationResponse(reply, tenant, request, { error: 'temporarily_unavailable', error_description: `Too many sign-ins were started from your network; try again in ${limit.retryAfterS} seconds` });
+        }
+      }
+      const token = interaction?.token ?? (await this.#open(tenant, request, opening, reply));
       return reply.status(303).header('cache-control', 'no-store').redirect(interactionPath(token), 303);
     }
     if (interaction && !(await tq.completeInteraction(this.db, tenant.api.id, sha256Hex(interaction.token), this.clock.now()))) {
@@ -100,7 +130,11 @@ export class AuthorizationService {
     const permissions = server ? await serverPermissions(this.db, tenant.api.id, server.id) : [];
     return {
       step,
-      app: { name: app?.name ?? 'Unknown app', origin: app?.origin ?? 'owner' },
+      app: {
+        name: app?.name ?? 'Unknown app',
+        origin: app?.origin ?? 'owner',
+        host: app?.origin === 'metadata' ? hostOf(app.id) : app?.origin === 'registered' ? hostOf(request.redirectUri) : null,
+      },
       server: server ? { name: server.name, resourceUrl: server.resource_url } : null,
       scopes: scopes.map((name) => {
         const permission = permissions.find((p) => p.name === name);
@@ -116,7 +150,8 @@ export class AuthorizationService {
   async #evaluate(tenant: Tenant, request: AuthorizationRequest, result: InteractionResult, http: FastifyRequest) {
     const session = await this.sessions.current(tenant.api.id, http);
     const scopes = session ? await this.#grantable(tenant, request, session.person_id) : request.scopes;
-    const remembered = session ? await this.#consentCovers(tenant, request, session.person_id, scopes) : false;
+    // The service's own portal is no third party: a person consents to nothing by signing in to it.
+    const remembered = session ? request.firstParty === true || (await this.#consentCovers(tenant, request, session.person_id, scopes)) : false;
     const step = decide({
       request,
       result,
@@ -128,10 +163,10 @@ export class AuthorizationService {
     return { session, scopes, step };
   }
 
-  async #open(tenant: Tenant, request: AuthorizationRequest, reply: FastifyReply): Promise<string> {
+  async #open(tenant: Tenant, request: AuthorizationRequest, result: InteractionResult, reply: FastifyReply): Promise<string> {
     const token = randomToken();
     const now = this.clock.now();
-    await tq.insertInteraction(this.db, { token_hash: sha256Hex(token), api_id: tenant.api.id, request, created_at: now, expires_at: addMs(now, INTERACTION_TTL_MS) });
+    await tq.insertInteraction(this.db, { token_hash: sha256Hex(token), api_id: tenant.api.id, request, result, created_at: now, expires_at: addMs(now, INTERACTION_TTL_MS) });
     reply.setCookie(interactionCookie(token), token, { httpOnly: true, sameSite: 'lax', secure: this.secureCookies, path: '/', maxAge: INTERACTION_TTL_MS / 1000 });
     return token;
   }

@@ -3,7 +3,9 @@
 import type { Clock } from '../../platform/clock.js';
 import { sha256Hex } from '../../platform/crypto.js';
 import type { Db } from '../../platform/db/database.js';
-import { findApp, findServerByResource, permissionNames, serverPermissions } from '../registry/lookups.js';
+import { isConnectedApp, type ClientDirectory } from '../connected-apps/client-directory.js';
+import { findServerByResource, permissionNames, serverPermissions } from '../registry/lookups.js';
+import type { Tenant } from '../tenant.js';
 import type { AuthorizationRequest, Prompt } from '../tokens/authorization-request.js';
 import { takePushedAuthorization } from '../tokens/queries.js';
 import type { AppRow } from './client-auth.js';
@@ -12,7 +14,14 @@ import { OAuthError } from './oauth-error.js';
 import { requestedScopes } from './scopes.js';
 
 /** An error shown as a page, never redirected (spec 4.2 rule 2). */
-export class AuthorizePageError extends Error {}
+export class AuthorizePageError extends Error {
+  constructor(
+    message: string,
+    readonly status = 400,
+  ) {
+    super(message);
+  }
+}
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -41,13 +50,18 @@ export function redirectUriMatches(app: Pick<AppRow, 'kind' | 'redirect_uris'>, 
   });
 }
 
-export async function checkClient(db: Db, apiId: string, params: Params): Promise<AppRow> {
+/**
+ * The app the request names: an id we gave out or a metadata document URL (spec 4.3), whose
+ * fetch failure or bad document is an error page like an unknown client (spec 4.2 rule 2).
+ */
+export async function checkClient(clients: ClientDirectory, tenant: Tenant, params: Params, clientIp: string): Promise<AppRow> {
   const clientId = params.get('client_id');
   if (clientId === undefined) throw new AuthorizePageError('The request names no client_id.');
   if (params.faulty('client_id')) throw new AuthorizePageError('client_id is repeated or malformed.');
-  const app = await findApp(db, apiId, clientId);
-  if (!app) throw new AuthorizePageError('The app that sent you here is not known to this sign-in service.');
-  return app;
+  const found = await clients.find(tenant, clientId, clientIp);
+  if (found.found) return found.app;
+  if (found.reason === 'unknown') throw new AuthorizePageError('The app that sent you here is not known to this sign-in service.');
+  throw new AuthorizePageError(found.reason, found.retryAfterS !== undefined ? 429 : 400);
 }
 
 export function checkRedirectUri(app: AppRow, params: Params): string {
@@ -142,6 +156,7 @@ export async function checkAuthorizationRequest(db: Db, apiId: string, app: AppR
     appKind: app.kind,
     refreshTokens: app.refresh_tokens,
     ownApp: app.own_app,
+    connected: isConnectedApp(app),
     serverPermissions: exposed ? new Set(exposed.map((permission) => permission.name)) : null,
     knownPermissions: new Set(known),
   });
@@ -157,5 +172,7 @@ export async function checkAuthorizationRequest(db: Db, apiId: string, app: AppR
     prompt,
     maxAge,
     loginHint,
+    ...(app.origin === 'portal' ? { firstParty: true } : {}),
+    ...(isConnectedApp(app) ? { connected: true } : {}),
   };
 }

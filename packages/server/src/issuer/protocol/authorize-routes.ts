@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
+import type { ClientDirectory } from '../connected-apps/client-directory.js';
 import type { AuthorizationService } from './authorization.js';
 import { AuthorizePageError, checkAuthorizationRequest, checkClient, checkRedirectUri, pushedParams } from './authorize-request.js';
 import { Params } from './form-params.js';
@@ -8,7 +9,7 @@ import { OAuthError } from './oauth-error.js';
 import { sendAuthorizationResponse, sendAuthorizeErrorPage } from './responses.js';
 
 /** GET /oauth/authorize and the resume step the pages return to (spec 4.2). */
-export function authorizeRoutes(deps: { db: Db; clock: Clock; authorization: AuthorizationService }) {
+export function authorizeRoutes(deps: { db: Db; clock: Clock; authorization: AuthorizationService; clients: ClientDirectory }) {
   return async (app: FastifyInstance) => {
     app.get('/oauth/authorize', async (request: FastifyRequest, reply: FastifyReply) => {
       const tenant = request.tenant;
@@ -17,12 +18,12 @@ export function authorizeRoutes(deps: { db: Db; clock: Clock; authorization: Aut
       let redirectUri: string;
       try {
         params = Params.fromQuery(request.url);
-        client = await checkClient(deps.db, tenant.api.id, params);
+        client = await checkClient(deps.clients, tenant, params, request.ip);
         params = await pushedParams(deps.db, deps.clock, tenant.api.id, params);
         if (params.get('client_id') !== client.id) throw new AuthorizePageError('The pushed request belongs to another client.');
         redirectUri = checkRedirectUri(client, params);
       } catch (error) {
-        if (error instanceof AuthorizePageError) return sendAuthorizeErrorPage(reply, tenant, error.message);
+        if (error instanceof AuthorizePageError) return sendAuthorizeErrorPage(reply, tenant, error.message, error.status);
         if (error instanceof OAuthError) return sendAuthorizeErrorPage(reply, tenant, error.description);
         throw error;
       }

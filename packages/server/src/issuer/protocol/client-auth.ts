@@ -2,9 +2,12 @@ import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../platform/clock.js';
 import { constantTimeEqual, sha256Hex } from '../../platform/crypto.js';
 import type { Db } from '../../platform/db/database.js';
+import { isConnectedApp, type ClientDirectory } from '../connected-apps/client-directory.js';
 import { findApp, findServerByClientId } from '../registry/lookups.js';
+import type { Tenant } from '../tenant.js';
 import type { OauthAppsTable, ResourceServersTable } from '../registry/tables.js';
-import type { Params } from './form-params.js';
+import { MAX_PARAM_LENGTH, type Params } from './form-params.js';
+import { textFault } from '../../platform/text.js';
 import { OAuthError } from './oauth-error.js';
 
 type Selected<T> = { [K in keyof T]: T[K] extends import('kysely').ColumnType<infer S, unknown, unknown> ? S : T[K] };
@@ -44,6 +47,11 @@ export function presentedCredentials(request: FastifyRequest, params: Params): P
     } catch {
       throw new OAuthError('invalid_client', 'Malformed Basic credentials', 401, { 'www-authenticate': 'Basic' });
     }
+    // The text rule of every input (platform/text.ts), and the same length bound as a form value.
+    for (const [field, value] of [['client id', clientId], ['client secret', secret]] as const) {
+      const fault = value.length > MAX_PARAM_LENGTH ? 'is too long' : textFault(value);
+      if (fault) throw new OAuthError('invalid_client', `The Basic credentials' ${field} ${fault}`, 401, { 'www-authenticate': 'Basic' });
+    }
     const formId = params.get('client_id');
     if (formId !== undefined && formId !== clientId) throw new OAuthError('invalid_request', 'client_id differs from the Basic credentials');
     return { clientId, secret, method: 'basic' };
@@ -72,14 +80,26 @@ function invalidClient(method: PresentedCredentials['method'], description = 'Un
 }
 
 /**
- * Authenticates an app at the token, PAR and revocation endpoints (spec 5.4): web apps by secret
- * (Basic or form), single-page and native apps by client_id alone.
+ * A confidential client: the owner's web apps (and the portal's, whose codes nobody can spend at
+ * the token endpoint since it has no secret). Apps people connect are public whatever their
+ * application type: no secret is ever issued to them (spec 4.3, 5.4).
  */
-export async function authenticateApp(db: Db, clock: Clock, apiId: string, credentials: PresentedCredentials | null): Promise<AuthenticatedClient & { kind: 'app' }> {
+export const isConfidential = (app: Pick<AppRow, 'kind' | 'origin'>) => app.kind === 'web' && !isConnectedApp(app);
+
+/**
+ * Authenticates an app at the token, PAR and revocation endpoints (spec 5.4): web apps by secret
+ * (Basic or form), single-page, native and connected apps by client_id alone. A metadata document
+ * that cannot be fetched or is invalid makes the client unknown: invalid_client (spec 4.3).
+ */
+export async function authenticateApp(clients: ClientDirectory, clock: Clock, tenant: Tenant, credentials: PresentedCredentials | null, clientIp: string): Promise<AuthenticatedClient & { kind: 'app' }> {
   if (!credentials) throw new OAuthError('invalid_client', 'Client authentication is required', 401);
-  const app = await findApp(db, apiId, credentials.clientId);
-  if (!app) throw invalidClient(credentials.method);
-  if (app.kind === 'web') {
+  const found = await clients.find(tenant, credentials.clientId, clientIp);
+  if (!found.found) {
+    if (found.retryAfterS !== undefined) throw new OAuthError('temporarily_unavailable', found.reason, 429, { 'retry-after': String(found.retryAfterS) });
+    throw invalidClient(credentials.method, found.reason === 'unknown' ? undefined : found.reason);
+  }
+  const app = found.app;
+  if (isConfidential(app)) {
     if (credentials.secret === null || !secretMatches(credentials.secret, app, clock.now())) throw invalidClient(credentials.method);
   } else if (credentials.secret !== null) {
     // A public client has no secret; one that sends a secret is not the app it names.
@@ -99,7 +119,7 @@ export async function authenticateIntrospector(db: Db, clock: Clock, apiId: stri
     return { kind: 'server', server, method: credentials.method as 'basic' | 'post' };
   }
   const app = await findApp(db, apiId, credentials.clientId);
-  if (!app || app.kind !== 'web' || !secretMatches(credentials.secret, app, now)) return null;
+  if (!app || !isConfidential(app) || !secretMatches(credentials.secret, app, now)) return null;
   return { kind: 'app', app, method: credentials.method };
 }
 

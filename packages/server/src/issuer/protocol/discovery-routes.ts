@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../../platform/db/database.js';
+import type { ClientDirectory } from '../connected-apps/client-directory.js';
 import type { SigningKeys } from '../keys/signing-keys.js';
 import { permissionNames } from '../registry/lookups.js';
 import type { Tenant } from '../tenant.js';
@@ -9,7 +10,7 @@ import { STANDARD_SCOPES } from './scopes.js';
 const CLAIMS_SUPPORTED = ['sub', 'iss', 'aud', 'exp', 'iat', 'auth_time', 'nonce', 'amr', 'sid', 'at_hash', 'name', 'picture', 'updated_at', 'email', 'email_verified', 'roles', 'permissions'];
 
 /** The discovery document (spec 4.1), the same at both well-known paths. */
-export async function discoveryDocument(db: Db, tenant: Tenant) {
+export async function discoveryDocument(db: Db, tenant: Tenant, clients: ClientDirectory) {
   const issuer = tenant.issuer;
   const permissions = await permissionNames(db, tenant.api.id);
   return {
@@ -39,14 +40,16 @@ export async function discoveryDocument(db: Db, tenant: Tenant) {
     request_parameter_supported: false,
     request_uri_parameter_supported: true,
     require_pushed_authorization_requests: false,
+    // Spec 4.1: apps people connect, only while the owner has them on and the plan includes them.
+    ...(clients.connectedAppsOn(tenant) ? { registration_endpoint: `${issuer}/oauth/register`, client_id_metadata_document_supported: true } : {}),
   };
 }
 
 /** Discovery at both well-known paths (RFC 8414, OIDC Discovery) and the JWKS. */
-export function discoveryRoutes(deps: { db: Db; keys: SigningKeys }) {
+export function discoveryRoutes(deps: { db: Db; keys: SigningKeys; clients: ClientDirectory }) {
   return async (app: FastifyInstance) => {
     const discovery = async (request: FastifyRequest, reply: FastifyReply) =>
-      reply.header('cache-control', 'public, max-age=3600').send(await discoveryDocument(deps.db, request.tenant));
+      reply.header('cache-control', 'public, max-age=3600').send(await discoveryDocument(deps.db, request.tenant, deps.clients));
     app.get('/.well-known/openid-configuration', discovery);
     app.get('/.well-known/oauth-authorization-server', discovery);
 

@@ -1,3 +1,4 @@
+import { printableKey, textFault } from '../../platform/text.js';
 import { OAuthError } from './oauth-error.js';
 
 /** Longest value we take for any single protocol parameter. */
@@ -9,12 +10,17 @@ export const MAX_PARAM_LENGTH = 4096;
  * and an empty value counts as absent (RFC 6749 3.1).
  */
 export class Params {
-  readonly #values = new Map<string, string>();
-  /** Names sent more than once (other than `resource`), and names whose value was too long. */
+  readonly #values = new Map<string, string[]>();
+  /** Names sent more than once (other than `resource`), too long, or breaking the text rule. */
   readonly #faults: { name: string; problem: string }[] = [];
 
   constructor(entries: Iterable<[string, unknown]>, allowRepeated: ReadonlySet<string> = new Set(['resource'])) {
     for (const [name, value] of entries) {
+      const nameFault = textFault(name);
+      if (nameFault) {
+        this.#faults.push({ name: printableKey(name), problem: `(a parameter name) ${nameFault}` });
+        continue;
+      }
       const values = Array.isArray(value) ? value : [value];
       for (const item of values) {
         if (typeof item !== 'string') continue;
@@ -22,12 +28,18 @@ export class Params {
           this.#faults.push({ name, problem: 'is too long' });
           continue;
         }
+        const fault = textFault(item);
+        if (fault) {
+          this.#faults.push({ name, problem: fault });
+          continue;
+        }
         if (item === '') continue;
-        if (this.#values.has(name)) {
+        const seen = this.#values.get(name);
+        if (seen) {
           if (!allowRepeated.has(name)) this.#faults.push({ name, problem: 'is repeated' });
-          this.#values.set(name, `${this.#values.get(name)}\u0000${item}`);
+          seen.push(item);
         } else {
-          this.#values.set(name, item);
+          this.#values.set(name, [item]);
         }
       }
     }
@@ -46,7 +58,7 @@ export class Params {
     return params;
   }
 
-  /** Whether a parameter was sent more than once or too long. */
+  /** Whether a parameter was sent more than once, too long or as bad text. */
   faulty(name: string): boolean {
     return this.#faults.some((fault) => fault.name === name);
   }
@@ -57,13 +69,12 @@ export class Params {
   }
 
   get(name: string): string | undefined {
-    const value = this.#values.get(name);
-    return value?.includes('\u0000') ? value.split('\u0000')[0] : value;
+    return this.#values.get(name)?.[0];
   }
 
   /** Every value of a parameter that may repeat (only `resource`, to refuse more than one). */
   all(name: string): string[] {
-    return this.#values.get(name)?.split('\u0000') ?? [];
+    return this.#values.get(name) ?? [];
   }
 
   require(name: string): string {
@@ -76,7 +87,8 @@ export class Params {
     return this.#values.has(name);
   }
 
+  /** The first value of each parameter, as a pushed request stores them. */
   toObject(): Record<string, string> {
-    return Object.fromEntries(this.#values);
+    return Object.fromEntries([...this.#values].map(([name, values]) => [name, values[0]!]));
   }
 }

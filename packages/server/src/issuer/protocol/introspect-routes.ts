@@ -8,7 +8,7 @@ import type { Tenant } from '../tenant.js';
 import { activeAccessToken, audienceList } from '../tokens/access-token.js';
 import { refreshTokenState } from '../tokens/queries.js';
 import { authenticateIntrospector, presentedCredentials, type AuthenticatedClient } from './client-auth.js';
-import { networkOf } from './network.js';
+import { networkOf } from '../../platform/http/network.js';
 import { OAuthError } from './oauth-error.js';
 import { formParams } from './token-routes.js';
 

@@ -1,10 +1,12 @@
+import { textFault } from '../../platform/text.js';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { compactVerify, decodeProtectedHeader } from 'jose';
 import type { Db } from '../../platform/db/database.js';
 import type { SigningKeys } from '../keys/signing-keys.js';
-import { csrfToken, csrfValid, CSRF_FIELD } from '../pages/csrf.js';
-import { html, redirectSource, sendPage } from '../pages/html.js';
-import { clearPersonSessionCookie, type PersonSessions } from '../people/sessions.js';
+import { csrfToken, csrfValid, CSRF_FIELD } from '../../platform/pages/csrf.js';
+import { html } from '../../platform/pages/html.js';
+import { redirectSource, sendPage } from '../../platform/pages/send-page.js';
+import { clearPersonSessionCookie, type LiveSession, type PersonSessions } from '../people/sessions.js';
 import { findApp } from '../registry/lookups.js';
 import type { Tenant } from '../tenant.js';
 import { Params } from './form-params.js';
@@ -49,13 +51,9 @@ export function logoutRoutes(deps: { db: Db; keys: SigningKeys; sessions: Person
     return { uri, state: state ?? null };
   }
 
-  async function signOut(tenant: Tenant, request: FastifyRequest, reply: FastifyReply, hint: IdTokenHint | null) {
-    const session = await deps.sessions.current(tenant.api.id, request);
+  /** Ends the browser's own session, the only one a browser can sign out of. */
+  async function signOut(tenant: Tenant, reply: FastifyReply, session: LiveSession | null) {
     if (session) await deps.sessions.end(tenant.api.id, session.session_id);
-    if (hint?.sid && hint.sid !== session?.session_id) {
-      const hinted = await deps.sessions.find(tenant.api.id, hint.sid);
-      if (hinted && hinted.person_id === hint.sub) await deps.sessions.end(tenant.api.id, hint.sid);
-    }
     clearPersonSessionCookie(reply, deps.secureCookies);
   }
 
@@ -86,11 +84,15 @@ export function logoutRoutes(deps: { db: Db; keys: SigningKeys; sessions: Person
       }
       const to = await target(tenant, clientId, params.get('post_logout_redirect_uri'), params.get('state'));
       if (typeof to === 'string') return sendAuthorizeErrorPage(reply, tenant, to);
-      if (hint) {
-        await signOut(tenant, request, reply, hint);
+      // Anyone can get an ID token of this service for themselves, so a valid hint proves only that
+      // its sender once signed in. Only a hint of this browser's own session (its sid) signs out at
+      // once; any other would let a link sign visitors out, or bounce them to an app unasked.
+      const session = await deps.sessions.current(tenant.api.id, request);
+      if (hint && session && hint.sid === session.session_id && hint.sub === session.person_id) {
+        await signOut(tenant, reply, session);
         return finish(tenant, reply, to);
       }
-      // Without a valid hint anyone could link here: the person confirms first.
+      // Without such a hint anyone could link here: the person confirms first.
       const csrf = csrfToken(request, reply, deps.secureCookies);
       return sendPage(reply, {
         title: 'Sign out',
@@ -111,10 +113,14 @@ ${to.state !== null ? html`<input type="hidden" name="state" value="${to.state}"
       const tenant = request.tenant;
       const body = (request.body ?? {}) as Record<string, unknown>;
       if (!csrfValid(request, body[CSRF_FIELD], tenant.issuer)) return sendAuthorizeErrorPage(reply, tenant, 'The form expired. Try signing out again.', 403);
-      const text = (name: string) => (typeof body[name] === 'string' && body[name] !== '' ? (body[name] as string) : undefined);
+      // The text rule of every input (platform/text.ts): a value that breaks it counts as absent.
+      const text = (name: string) => {
+        const value = body[name];
+        return typeof value === 'string' && value !== '' && textFault(value) === null ? value : undefined;
+      };
       const to = await target(tenant, text('client_id') ?? null, text('post_logout_redirect_uri'), text('state'));
       if (typeof to === 'string') return sendAuthorizeErrorPage(reply, tenant, to);
-      await signOut(tenant, request, reply, null);
+      await signOut(tenant, reply, await deps.sessions.current(tenant.api.id, request));
       return finish(tenant, reply, to);
     });
   };

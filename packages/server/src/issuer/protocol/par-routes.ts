@@ -3,6 +3,7 @@ import type { Clock } from '../../platform/clock.js';
 import { addMs, SECOND } from '../../platform/clock.js';
 import { randomToken, sha256Hex } from '../../platform/crypto.js';
 import type { Db } from '../../platform/db/database.js';
+import type { ClientDirectory } from '../connected-apps/client-directory.js';
 import { insertPushedAuthorization } from '../tokens/queries.js';
 import { checkAuthorizationRequest, redirectUriMatches } from './authorize-request.js';
 import { authenticateApp, presentedCredentials } from './client-auth.js';
@@ -14,12 +15,12 @@ export const PAR_TTL_S = 60;
 const REQUEST_URI_PREFIX = 'urn:ietf:params:oauth:request_uri:';
 
 /** POST /oauth/par (RFC 9126): checks the request as authorize would, and keeps it for one use. */
-export function parRoutes(deps: { db: Db; clock: Clock }) {
+export function parRoutes(deps: { db: Db; clock: Clock; clients: ClientDirectory }) {
   return async (app: FastifyInstance) => {
     app.post('/oauth/par', async (request: FastifyRequest, reply: FastifyReply) => {
       const tenant = request.tenant;
       const params = formParams(request);
-      const { app: client } = await authenticateApp(deps.db, deps.clock, tenant.api.id, presentedCredentials(request, params));
+      const { app: client } = await authenticateApp(deps.clients, deps.clock, tenant, presentedCredentials(request, params), request.ip);
       // RFC 9126 2.1: request_uri is not allowed inside a pushed request.
       if (params.has('request_uri')) throw new OAuthError('invalid_request', 'request_uri cannot be pushed');
       const redirectUri = params.require('redirect_uri');

@@ -1,5 +1,6 @@
 import type { FastifyReply } from 'fastify';
-import { html, redirectSource, sendPage } from '../pages/html.js';
+import { html } from '../../platform/pages/html.js';
+import { redirectSource, sendPage } from '../../platform/pages/send-page.js';
 import type { Tenant } from '../tenant.js';
 import type { AuthorizationRequest } from '../tokens/authorization-request.js';
 
@@ -37,5 +38,18 @@ export function sendAuthorizeErrorPage(reply: FastifyReply, tenant: Tenant, mess
     branding: tenant.branding,
     status,
     body: html`<h1>Sign-in cannot continue</h1><p class="error">${message}</p><p class="note">Go back to the app you came from and try again.</p>`,
+  });
+}
+
+/** What the error page of a request that reached no API's pages shows (an unreadable URL). */
+const NEUTRAL_BRANDING = { name: 'Sign-in', logoUrl: null, accentColor: '#4f46e5' };
+
+/** The error page of a malformed request to a page: in the API's name when it is known. */
+export function sendRequestErrorPage(reply: FastifyReply, branding: Tenant['branding'] | null, message: string, status: number) {
+  return sendPage(reply, {
+    title: 'Something went wrong',
+    branding: branding ?? NEUTRAL_BRANDING,
+    status,
+    body: html`<h1>Something went wrong</h1><p class="error">${message}</p><p class="note">Go back to the app you came from and try again.</p>`,
   });
 }

@@ -15,6 +15,8 @@ export interface ScopeContext {
   refreshTokens: boolean;
   /** The owner's own app (may get `roles`). */
   ownApp: boolean;
+  /** An app people connect (spec 4.5: third-party apps cannot obtain platform:api_keys). */
+  connected: boolean;
   /** Permissions the named server exposes; null when no resource was named. */
   serverPermissions: ReadonlySet<string> | null;
   /** Every permission any server of the API exposes. */
@@ -35,7 +37,7 @@ export function requestedScopes(scope: string, context: ScopeContext): string[] 
       if (name === 'roles' && !context.ownApp) continue;
       out.push(name);
     } else if (name === API_KEYS_SCOPE) {
-      if (context.appKind !== 'web') throw new OAuthError('invalid_scope', `${API_KEYS_SCOPE} is for web applications only`);
+      if (context.appKind !== 'web' || context.connected) throw new OAuthError('invalid_scope', `${API_KEYS_SCOPE} is for the owner's web applications only`);
       if (context.serverPermissions) throw new OAuthError('invalid_scope', `${API_KEYS_SCOPE} cannot be combined with resource`);
       out.push(name);
     } else if (context.knownPermissions.has(name)) {

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
+import type { ClientDirectory } from '../connected-apps/client-directory.js';
 import type { TokenService } from '../tokens/service.js';
 import { authenticateApp, presentedCredentials } from './client-auth.js';
 import { Params } from './form-params.js';
@@ -14,12 +15,12 @@ export function formParams(request: FastifyRequest): Params {
 }
 
 /** POST /oauth/token (spec 4.3) and POST /oauth/revoke (RFC 7009 as spec 4.3 narrows it). */
-export function tokenRoutes(deps: { db: Db; clock: Clock; tokens: TokenService }) {
+export function tokenRoutes(deps: { db: Db; clock: Clock; tokens: TokenService; clients: ClientDirectory }) {
   return async (app: FastifyInstance) => {
     app.post('/oauth/token', async (request: FastifyRequest, reply: FastifyReply) => {
       const tenant = request.tenant;
       const params = formParams(request);
-      const { app: client } = await authenticateApp(deps.db, deps.clock, tenant.api.id, presentedCredentials(request, params));
+      const { app: client } = await authenticateApp(deps.clients, deps.clock, tenant, presentedCredentials(request, params), request.ip);
       const grantType = params.require('grant_type');
       if (tenant.api.status !== 'active') throw new OAuthError('temporarily_unavailable', 'Sign-ins are not accepted now', 503);
       const resources = params.all('resource');
@@ -30,11 +31,15 @@ export function tokenRoutes(deps: { db: Db; clock: Clock; tokens: TokenService }
         const redirectUri = params.require('redirect_uri');
         const codeVerifier = params.get('code_verifier');
         if (codeVerifier === undefined) throw new OAuthError('invalid_request', 'code_verifier is required (PKCE)');
-        return sendNoStore(reply, await deps.tokens.exchangeCode(tenant, client, { code, redirectUri, codeVerifier, resource }));
+        const tokens = await deps.tokens.exchangeCode(tenant, client, { code, redirectUri, codeVerifier, resource });
+        await deps.clients.markUsed(tenant, client);
+        return sendNoStore(reply, tokens);
       }
       if (grantType === 'refresh_token') {
         const refreshToken = params.require('refresh_token');
-        return sendNoStore(reply, await deps.tokens.refresh(tenant, client, { refreshToken, scope: params.get('scope') ?? null, resource }));
+        const tokens = await deps.tokens.refresh(tenant, client, { refreshToken, scope: params.get('scope') ?? null, resource });
+        await deps.clients.markUsed(tenant, client);
+        return sendNoStore(reply, tokens);
       }
       throw new OAuthError('unsupported_grant_type', 'grant_type must be authorization_code or refresh_token');
     });
@@ -42,7 +47,7 @@ export function tokenRoutes(deps: { db: Db; clock: Clock; tokens: TokenService }
     app.post('/oauth/revoke', async (request: FastifyRequest, reply: FastifyReply) => {
       const tenant = request.tenant;
       const params = formParams(request);
-      const { app: client } = await authenticateApp(deps.db, deps.clock, tenant.api.id, presentedCredentials(request, params));
+      const { app: client } = await authenticateApp(deps.clients, deps.clock, tenant, presentedCredentials(request, params), request.ip);
       const token = params.require('token');
       await deps.tokens.revoke(tenant, client.id, token);
       // RFC 7009 2.2: 200 whether or not the token was known or already revoked.

@@ -6,6 +6,7 @@ import { addMs, DAY, SECOND } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import { signingKeysOf } from '../keys/console-queries.js';
 import type { SigningKeys } from '../keys/signing-keys.js';
+import { ConnectedAppRegistry } from '../connected-apps/console.js';
 import { AppRegistry } from './apps.js';
 import { recordChange, type RegistryDeps } from './common.js';
 import * as q from './queries.js';
@@ -43,6 +44,8 @@ export class RegistryService {
   readonly apps: AppRegistry;
   readonly servers: ServerRegistry;
   readonly roles: RoleRegistry;
+  /** Apps people connect (registered, metadata documents): list, block, unblock. */
+  readonly connectedApps: ConnectedAppRegistry;
   readonly #deps: RegistryDeps;
 
   constructor(
@@ -56,6 +59,7 @@ export class RegistryService {
     this.apps = new AppRegistry(this.#deps);
     this.servers = new ServerRegistry(this.#deps);
     this.roles = new RoleRegistry(this.#deps);
+    this.connectedApps = new ConnectedAppRegistry(this.#deps);
   }
 
   async getSettings(caller: Caller, apiId: string) {

@@ -1,7 +1,8 @@
 import type { Generated } from 'kysely';
 
 export type AppKind = 'web' | 'spa' | 'native';
-export type AppOrigin = 'owner' | 'registered' | 'metadata';
+/** Who made an app: the owner, a person's client (registration, metadata document), or the service for its portal. */
+export type AppOrigin = 'owner' | 'registered' | 'metadata' | 'portal';
 
 export interface SigninSettingsTable {
   api_id: string;
@@ -31,6 +32,8 @@ export interface OauthAppsTable {
   last_used_at: Date | null;
   created_at: Date;
   updated_at: Date;
+  /** Metadata document apps: their copy of the document is good until then (spec 4.3 cache rules). */
+  metadata_expires_at: Generated<Date | null>;
 }
 
 export interface ResourceServersTable {
@@ -77,4 +80,9 @@ export interface RegistryTables {
   server_permissions: ServerPermissionsTable;
   signin_roles: SigninRolesTable;
   role_permissions: RolePermissionsTable;
+}
+
+// This capability's tables join the service's Database type (platform/db/database.ts).
+declare module '../../platform/db/database.js' {
+  interface Database extends RegistryTables {}
 }

@@ -13,6 +13,10 @@ export interface AuthorizationRequest {
   prompt: Prompt[];
   maxAge: number | null;
   loginHint: string | null;
+  /** The service's own portal: signing in to it asks no consent. */
+  firstParty?: boolean;
+  /** An app people connect (spec 4.3): its consent screens are counted (connected-apps/limits.ts). */
+  connected?: boolean;
 }
 
 export type Prompt = 'none' | 'login' | 'consent' | 'create';
@@ -27,4 +31,6 @@ export interface InteractionResult {
   suspended?: boolean;
   /** The consent screen's answer. */
   consent?: 'granted' | 'denied';
+  /** This interaction's consent screen was counted against its app's allowance (spec 7). */
+  consentAsked?: boolean;
 }

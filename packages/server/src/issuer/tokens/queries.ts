@@ -22,8 +22,8 @@ export function takePushedAuthorization(db: Executor, apiId: string, requestUriH
     .executeTakeFirst();
 }
 
-export async function insertInteraction(db: Executor, row: { token_hash: string; api_id: string; request: unknown; created_at: Date; expires_at: Date }) {
-  await db.insertInto('authorization_interactions').values({ ...row, request: JSON.stringify(row.request) }).execute();
+export async function insertInteraction(db: Executor, row: { token_hash: string; api_id: string; request: unknown; result?: unknown; created_at: Date; expires_at: Date }) {
+  await db.insertInto('authorization_interactions').values({ ...row, request: JSON.stringify(row.request), result: JSON.stringify(row.result ?? {}) }).execute();
 }
 
 export function findOpenInteraction(db: Executor, apiId: string, tokenHash: string, now: Date) {

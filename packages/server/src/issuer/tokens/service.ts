@@ -6,6 +6,7 @@ import type { Db } from '../../platform/db/database.js';
 import { newId, randomBase62 } from '../../platform/ids.js';
 import type { SigningKeys } from '../keys/signing-keys.js';
 import { claimsOf } from '../people/claims.js';
+import type { AppOrigin } from '../registry/tables.js';
 import type { Tenant } from '../tenant.js';
 import { OAuthError } from '../protocol/oauth-error.js';
 import type { AuthorizationRequest } from './authorization-request.js';
@@ -14,6 +15,15 @@ import * as q from './queries.js';
 
 /** Spec 8: an authorization code lives 60 seconds and works once. */
 export const CODE_TTL_S = 60;
+/** Spec 4.3 and 8: access tokens of apps people connect last at most 10 minutes, whatever the setting. */
+export const CONNECTED_APP_TOKEN_TTL_S = 600;
+
+/** The app a token request is for, as far as minting cares (the portal names no origin). */
+export interface TokenClient {
+  id: string;
+  refresh_tokens: boolean;
+  origin?: AppOrigin;
+}
 const REFRESH_PREFIX = 'ghr_';
 
 export interface TokenResponse {
@@ -93,7 +103,7 @@ export class TokenService {
   }
 
   /** grant_type=authorization_code (OAuth 2.1 4.1.3). A replayed code also revokes its grant. */
-  async exchangeCode(tenant: Tenant, app: { id: string; refresh_tokens: boolean }, input: { code: string; redirectUri: string; codeVerifier: string; resource: string | null }): Promise<TokenResponse> {
+  async exchangeCode(tenant: Tenant, app: TokenClient, input: { code: string; redirectUri: string; codeVerifier: string; resource: string | null }): Promise<TokenResponse> {
     const now = this.clock.now();
     const codeHash = sha256Hex(input.code);
     const taken = await q.takeCode(this.db, tenant.api.id, codeHash, app.id, now);
@@ -108,7 +118,7 @@ export class TokenService {
   }
 
   /** grant_type=refresh_token: a new refresh token on every use; presenting a used one ends the chain. */
-  async refresh(tenant: Tenant, app: { id: string; refresh_tokens: boolean }, input: { refreshToken: string; scope: string | null; resource: string | null }): Promise<TokenResponse> {
+  async refresh(tenant: Tenant, app: TokenClient, input: { refreshToken: string; scope: string | null; resource: string | null }): Promise<TokenResponse> {
     if (!app.refresh_tokens) throw new OAuthError('unauthorized_client', 'Refresh tokens are off for this app');
     const now = this.clock.now();
     const tokenHash = sha256Hex(input.refreshToken);
@@ -149,12 +159,14 @@ export class TokenService {
     throw new OAuthError('invalid_grant', `The ${what} was already used`);
   }
 
-  async #tokens(tenant: Tenant, app: { refresh_tokens: boolean }, grant: q.TakenGrant, scopes: string[], nonce: string | null, first: boolean): Promise<TokenResponse> {
+  async #tokens(tenant: Tenant, app: TokenClient, grant: q.TakenGrant, scopes: string[], nonce: string | null, first: boolean): Promise<TokenResponse> {
     const now = this.clock.now();
     if (grant.person_status !== 'active') throw new OAuthError('invalid_grant', 'The account is suspended');
     if (!first && !grant.offline) throw new OAuthError('invalid_grant', 'The grant has no offline access');
-    const ttl = tenant.settings.access_token_ttl_s;
-    const signer = await this.keys.signer(tenant.api.id, ttl);
+    const connected = app.origin === 'registered' || app.origin === 'metadata';
+    const ttl = connected ? Math.min(tenant.settings.access_token_ttl_s, CONNECTED_APP_TOKEN_TTL_S) : tenant.settings.access_token_ttl_s;
+    // The key set keeps a retired key for the service's setting, the longest any token lives.
+    const signer = await this.keys.signer(tenant.api.id, tenant.settings.access_token_ttl_s);
     const facts = factsOf(grant);
     const accessToken = await mintAccessToken(signer, tenant.issuer, facts, scopes, now, ttl);
     const response: TokenResponse = { access_token: accessToken, token_type: 'Bearer', expires_in: ttl, scope: scopes.join(' ') };

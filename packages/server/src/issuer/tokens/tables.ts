@@ -62,3 +62,8 @@ export interface TokenTables {
   authorization_codes: AuthorizationCodesTable;
   refresh_tokens: RefreshTokensTable;
 }
+
+// This capability's tables join the service's Database type (platform/db/database.ts).
+declare module '../../platform/db/database.js' {
+  interface Database extends TokenTables {}
+}

@@ -1,30 +1,21 @@
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
-import type { AuthTables } from '../../accounts/tables.js';
-import type { WorkspaceTables } from '../../workspaces/tables.js';
-import type { AuditTables } from '../../audit/tables.js';
 import type { MailTables } from '../mail/tables.js';
-import type { ApiTables } from '../../apis/tables.js';
-import type { PlanTables } from '../../plans/tables.js';
-import type { CustomerTables } from '../../customers/tables.js';
-import type { LedgerTables } from '../../ledger/tables.js';
-import type { UsageTables } from '../../sdk-sync/tables.js';
-import type { RegistryTables } from '../../issuer/registry/tables.js';
-import type { PeopleTables } from '../../issuer/people/tables.js';
-import type { SigningKeyTables } from '../../issuer/keys/tables.js';
-import type { TokenTables } from '../../issuer/tokens/tables.js';
+import { parseInt8 } from '../money.js';
 import { PGliteDialect } from './pglite-dialect.js';
 
-/** Every table, each declared by the capability folder that owns it. */
-export interface Database
-  extends AuthTables, WorkspaceTables, AuditTables, MailTables, ApiTables, PlanTables, CustomerTables, LedgerTables, UsageTables,
-    RegistryTables, PeopleTables, SigningKeyTables, TokenTables {}
+/**
+ * Every table of the service. The platform declares its own here; each capability adds its tables
+ * from its own tables.ts (`declare module` augmentation), so the ground floor names nothing above it.
+ */
+export interface Database extends MailTables {}
 
 export type Db = Kysely<Database>;
 export type Trx = Transaction<Database>;
 
-// int8 (bigint, money in micro units) as a JS number: values stay within 2^53 - 1 (DESIGN 9).
-pg.types.setTypeParser(20, (value) => Number(value));
+// int8 (bigint, money in micro units) as a JS number within ±(2^53 - 1) (DESIGN 9), on both
+// databases: a stored value past it reads as the bound instead of failing the read (platform/money.ts).
+pg.types.setTypeParser(20, parseInt8);
 // date stays 'YYYY-MM-DD': a JS Date would shift it by the machine's time zone.
 pg.types.setTypeParser(1082, (value) => value);
 
@@ -58,7 +49,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const pglite = await PGlite.create(options.pgliteDir ?? undefined, {
-    parsers: { 1082: (value: string) => value },
+    parsers: { 20: parseInt8, 1082: (value: string) => value },
     ...(options.pgliteDump ? { loadDataDir: options.pgliteDump } : {}),
   });
   const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });

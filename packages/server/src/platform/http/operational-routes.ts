@@ -1,11 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { sql } from 'kysely';
-import type { Services } from '../../app.js';
+import type { Db } from '../db/database.js';
+import type { Metrics } from '../metrics.js';
 import { migrationsCurrent } from '../db/migrate.js';
 import { Problem } from '../errors.js';
 
 /** /healthz and /readyz on every host; /metrics and the landing page on the console host. */
-export function operationalRoutes(services: Services): FastifyPluginAsync {
+export function operationalRoutes(services: { db: Db; metrics: Metrics; consoleHost: RegExp }): FastifyPluginAsync {
+  // The landing page is the console host's: every other host's `/` is its API's portal.
+  const consoleHostOnly = { host: services.consoleHost };
   return async (app) => {
     app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
 
@@ -24,8 +27,7 @@ export function operationalRoutes(services: Services): FastifyPluginAsync {
       return reply.type(services.metrics.registry.contentType).send(await services.metrics.registry.metrics());
     });
 
-    app.get('/', { schema: { hide: true } }, async (request, reply) => {
-      if (request.face.kind !== 'console') throw new Problem('not_found');
+    app.get('/', { schema: { hide: true }, constraints: consoleHostOnly }, async (_request, reply) => {
       return reply
         .type('text/html; charset=utf-8')
         .send(

@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { errorCatalog, Problem, type ErrorCode } from '../errors.js';
-import { toErrorDetails } from './validation.js';
+import { InputRefused } from './validation.js';
+
+type ErrorHandler = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => unknown;
 
 function sendProblem(reply: FastifyReply, request: FastifyRequest, problem: Problem) {
   const body = {
@@ -22,16 +24,20 @@ const fastifyCodes: Record<string, ErrorCode> = {
   FST_ERR_CTP_EMPTY_JSON_BODY: 'malformed_json',
   FST_ERR_CTP_INVALID_JSON_BODY: 'malformed_json',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'bad_request',
+  GH_JSON_TOO_DEEP: 'malformed_json',
+  FST_ERR_BAD_URL: 'bad_request',
+  FST_ERR_MAX_PARAM_LENGTH: 'bad_request',
 };
 
-/** Every console error leaves as application/problem+json with the spec's ErrorModel. */
-export function installProblemHandler(app: FastifyInstance) {
+/** Every console error leaves as application/problem+json with the spec's ErrorModel (not-found: app.ts, per face). */
+export function installProblemHandler(app: FastifyInstance, otherFace?: { applies(request: FastifyRequest): boolean; handler: ErrorHandler }) {
   app.setErrorHandler((error: FastifyError | Problem, request, reply) => {
+    // An error before any face's own handler is set (the body parser of an unknown path) is
+    // answered in that face's shape.
+    if (otherFace?.applies(request)) return otherFace.handler(error as FastifyError, request, reply);
     if (error instanceof Problem) return sendProblem(reply, request, error);
-    if (error.validation) {
-      const errors = toErrorDetails(error.validation as never, error.validationContext ?? 'body');
-      return sendProblem(reply, request, new Problem('validation', errors.map((e) => `${e.location} ${e.message}`).join('; '), errors));
-    }
+    // Every schema goes through our validator compiler, which answers InputRefused, capped.
+    if (error instanceof InputRefused) return sendProblem(reply, request, new Problem('validation', error.message, error.details));
     const mapped = error.code ? fastifyCodes[error.code] : undefined;
     if (mapped) return sendProblem(reply, request, new Problem(mapped, error.message));
     if (error instanceof SyntaxError || (error.statusCode === 400 && /JSON/i.test(error.message))) {
@@ -43,7 +49,6 @@ export function installProblemHandler(app: FastifyInstance) {
     request.log.error({ err: error }, 'unhandled error');
     return sendProblem(reply, request, new Problem('internal', errorCatalog.internal.title));
   });
-  app.setNotFoundHandler((request, reply) => sendProblem(reply, request, new Problem('not_found')));
 }
 
 export { sendProblem };

@@ -1,46 +1,115 @@
-import Ajv, { type ErrorObject } from 'ajv';
+import Ajv, { type ErrorObject, type SchemaObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import type { ErrorDetail } from '../errors.js';
+import { findTextFault } from '../text.js';
+import { boundsOf, statedBoundError } from './schema-bounds.js';
+import { uniqueItemsByKey } from './unique-items.js';
+
+/** A 422 names at most this many fields; the rest are counted, not listed. */
+export const MAX_REPORTED_ERRORS = 20;
+/** A bad value is echoed up to this many characters. */
+const MAX_ECHOED_CHARS = 100;
 
 // Bodies are JSON and typed strictly: "5" is not 5. Query strings and paths are text, so only they
-// are coerced. allErrors lets one 422 name every field that is wrong.
-function buildAjv(coerce: boolean) {
+// are coerced. allErrors lets one 422 name every field that is wrong; what keeps that affordable on
+// hostile input is the bounds check that runs first (see compileChecked).
+function buildAjv(options: { coerce: boolean; allErrors: boolean }) {
   const ajv = new Ajv.default({
-    allErrors: true,
-    coerceTypes: coerce ? 'array' : false,
+    allErrors: options.allErrors,
+    coerceTypes: options.coerce ? 'array' : false,
     removeAdditional: false,
     useDefaults: true,
     strict: false,
     verbose: true,
   });
   addFormats.default(ajv);
+  // ajv compares items of objects pairwise (quadratic); ours keys each item, so it is linear.
+  ajv.removeKeyword('uniqueItems');
+  ajv.addKeyword(uniqueItemsByKey);
   return ajv;
 }
 
-const strict = buildAjv(false);
-const coercing = buildAjv(true);
-
-export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) => {
-  const ajv = httpPart === 'body' ? strict : coercing;
-  return ajv.compile(schema);
-};
+const strict = buildAjv({ coerce: false, allErrors: true });
+const coercing = buildAjv({ coerce: true, allErrors: true });
+// Stops at the first bound broken: it must stay cheap on any input.
+const bounds = buildAjv({ coerce: false, allErrors: false });
 
 const partNames: Record<string, string> = { body: 'body', querystring: 'query', params: 'path', headers: 'header' };
 
+/**
+ * Marks a request part whose handler applies the text rule itself, with an answer the wire
+ * protocol fixes (a 422 there would make SDKs drop good usage); the value says how, in OpenAPI.
+ */
+export const TEXT_RULE_IN_HANDLER = 'x-text-rule-in-handler';
+
+/** What a validator hands the error handler: the details to answer, already capped and located. */
+export class InputRefused extends Error {
+  constructor(
+    readonly details: ErrorDetail[],
+    /** How many more errors there were beyond the details listed. */
+    readonly unlisted: number,
+  ) {
+    super(details.map((detail) => `${detail.location} ${detail.message}`).join('; ') + (unlisted > 0 ? `; and ${unlisted} more` : ''));
+  }
+}
+
+function refused(errors: ErrorObject[], part: string): { error: InputRefused } {
+  const listed = errors.slice(0, MAX_REPORTED_ERRORS);
+  return { error: new InputRefused(toErrorDetails(listed, part), errors.length - listed.length) };
+}
+
+/**
+ * Every request part is checked in three steps, cheapest first, so that no input of any shape or
+ * size costs more than a pass over it:
+ * 1. the text rule (no NUL, well-formed Unicode) on every string and property name;
+ * 2. the schema's bounds alone (lengths, item and property counts, loosely), stopping at the first
+ *    broken: past this point the data is not much larger than the schema allows;
+ * 3. the whole schema with every error, of which at most MAX_REPORTED_ERRORS are answered.
+ */
+function compileChecked(schema: SchemaObject, httpPart: string) {
+  const part = partNames[httpPart] ?? httpPart;
+  const full = (httpPart === 'body' ? strict : coercing).compile(schema);
+  const withinBounds = bounds.compile(boundsOf(schema));
+  const textRuleHere = schema[TEXT_RULE_IN_HANDLER] === undefined;
+  return (data: unknown) => {
+    const fault = textRuleHere ? findTextFault(data, part) : null;
+    if (fault) return { error: new InputRefused([{ location: fault.location, message: fault.message }], 0) };
+    if (!withinBounds(data)) return refused((withinBounds.errors ?? []).map(statedBoundError), part);
+    if (full(data)) return true;
+    return refused(full.errors ?? [], part);
+  };
+}
+
+export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) => compileChecked(schema as SchemaObject, httpPart ?? 'body');
+
+/** A value fit to echo in a 422: short strings and small scalars as sent, anything large left out. */
+function echoed(value: unknown): unknown {
+  if (typeof value === 'string') return value.length > MAX_ECHOED_CHARS ? `${value.slice(0, MAX_ECHOED_CHARS).toWellFormed()}…` : value;
+  if (value === null || typeof value !== 'object') return value;
+  const size = Array.isArray(value) ? value.length : Object.keys(value).length;
+  if (size > 10) return undefined;
+  const json = JSON.stringify(value);
+  return json.length > MAX_ECHOED_CHARS ? undefined : value;
+}
+
+function detail(location: string, message: string, value: unknown): ErrorDetail {
+  const shown = echoed(value);
+  return shown === undefined ? { location, message } : { location, message, value: shown };
+}
+
 /** ajv errors as the spec's ErrorDetail list: `body.name`, a message, the value that was sent. */
-export function toErrorDetails(errors: ErrorObject[], context: string): ErrorDetail[] {
-  const part = partNames[context] ?? context;
+export function toErrorDetails(errors: ErrorObject[], part: string): ErrorDetail[] {
   return errors.map((error) => {
     const path = error.instancePath.split('/').slice(1).map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
     if (error.keyword === 'additionalProperties') {
       const property = (error.params as { additionalProperty: string }).additionalProperty;
-      return { location: [part, ...path, property].join('.'), message: 'unknown property', value: (error.data as Record<string, unknown>)?.[property] };
+      return detail([part, ...path, property].join('.'), 'unknown property', (error.data as Record<string, unknown>)?.[property]);
     }
     if (error.keyword === 'required') {
       const property = (error.params as { missingProperty: string }).missingProperty;
       return { location: [part, ...path, property].join('.'), message: 'is required' };
     }
-    return { location: [part, ...path].join('.'), message: error.message ?? 'is invalid', value: error.data };
+    return detail([part, ...path].join('.'), error.message ?? 'is invalid', error.data);
   });
 }

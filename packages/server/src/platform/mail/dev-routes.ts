@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
-import type { Services } from '../../app.js';
+import type { Db } from '../db/database.js';
 import { recentMails } from './queries.js';
 import { escapeHtml } from './templates.js';
 
 /** Development only: the outbox, so sign-up codes and invitations can be read without SMTP. */
-export function devMailRoutes(services: Services): FastifyPluginAsync {
+export function devMailRoutes(services: { db: Db }): FastifyPluginAsync {
   return async (app) => {
     app.get('/dev/mail.json', { schema: { hide: true } }, async () => {
       const mails = await recentMails(services.db, 50);

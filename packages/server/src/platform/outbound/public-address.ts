@@ -39,22 +39,30 @@ function v6Groups(ip: string): number[] {
   return [...headParts, ...fill, ...tailParts].map((group) => parseInt(group, 16));
 }
 
+// Special-purpose ranges inside global unicast (IANA IPv6 Special-Purpose Address Registry), as
+// [first group, second group from, second group to] on the first 32 bits.
+const V6_BLOCKED_IN_GLOBAL: [number, number, number][] = [
+  // 2001::/23, the IETF protocol assignments: Teredo 2001::/32 (embeds IPv4 addresses of its relay
+  // and client), benchmarking 2001:2::/48, ORCHID; its few anycast services never serve a URL.
+  [0x2001, 0x0000, 0x01ff],
+  [0x2001, 0x0db8, 0x0db8], // 2001:db8::/32 documentation
+  [0x2002, 0x0000, 0xffff], // 2002::/16 6to4 (embeds any IPv4)
+  [0x3fff, 0x0000, 0x0fff], // 3fff::/20 documentation (RFC 9637)
+];
+
 function v6Public(ip: string): boolean {
   const g = v6Groups(ip);
   if (g.length !== 8 || g.some((n) => Number.isNaN(n))) return false;
-  if (g.every((n) => n === 0)) return false; // ::
-  if (g.slice(0, 7).every((n) => n === 0) && g[7] === 1) return false; // ::1
-  // IPv4-mapped (::ffff:0:0/96) and IPv4-compatible addresses are judged as the IPv4 inside.
-  if (g.slice(0, 5).every((n) => n === 0) && (g[5] === 0xffff || g[5] === 0)) {
+  // IPv4-mapped (::ffff:0:0/96) is how a dual-stack socket writes an IPv4 address: judged as it.
+  if (g.slice(0, 5).every((n) => n === 0) && g[5] === 0xffff) {
     return v4Public(`${g[6]! >> 8}.${g[6]! & 255}.${g[7]! >> 8}.${g[7]! & 255}`);
   }
-  if ((g[0]! & 0xfe00) === 0xfc00) return false; // fc00::/7 unique local
-  if ((g[0]! & 0xffc0) === 0xfe80) return false; // fe80::/10 link local
-  if ((g[0]! & 0xff00) === 0xff00) return false; // multicast
-  if (g[0] === 0x2001 && g[1] === 0x0db8) return false; // documentation
-  if (g[0] === 0x0064 && g[1] === 0xff9b) return false; // NAT64 (could reach private IPv4)
-  if (g[0] === 0x2002) return false; // 6to4 (embeds any IPv4)
-  return true;
+  // Only 2000::/3 is global unicast (IANA IPv6 Address Space). Outside it: 0000::/8 with the
+  // unspecified and loopback addresses, IPv4-compatible ::/96, IPv4-translated ::ffff:0:0:0/96
+  // (RFC 2765), NAT64 64:ff9b::/96 and 64:ff9b:1::/48 (could reach private IPv4), discard-only
+  // 100::/64; SRv6 5f00::/16; unique local fc00::/7; link- and site-local fe80::/9; multicast ff00::/8.
+  if ((g[0]! & 0xe000) !== 0x2000) return false;
+  return !V6_BLOCKED_IN_GLOBAL.some(([first, from, to]) => g[0] === first && g[1]! >= from && g[1]! <= to);
 }
 
 /** Whether an IP address is on the public internet (neither loopback, private, link-local nor special). */

@@ -1,5 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
+import { rootCertificates } from 'node:tls';
 import { Agent, request } from 'undici';
 import { isPublicAddress } from './public-address.js';
 
@@ -10,6 +11,11 @@ export interface SafeFetchOptions {
   accept: string;
   /** Tests only: lets the fetch reach loopback, where the test's own server listens. */
   allowPrivateAddresses?: boolean;
+  /**
+   * Tests only: one more certificate authority to trust, beside the usual roots, so a test can
+   * serve https from its own server. Production never sets it (AppDeps.outboundTestCa).
+   */
+  extraCa?: string;
 }
 
 export type SafeFetchResult =
@@ -46,6 +52,7 @@ export async function safeFetch(rawUrl: string, options: SafeFetchOptions): Prom
   const agent = new Agent({
     connect: {
       timeout: options.timeoutMs,
+      ...(options.extraCa ? { ca: [...rootCertificates, options.extraCa] } : {}),
       lookup: (_hostname: string, lookupOptions: { all?: boolean }, callback: (...args: any[]) => void) =>
         lookupOptions.all ? callback(null, [pinned]) : callback(null, pinned.address, pinned.family),
     } as never,

@@ -1,42 +1,15 @@
+// One page layout for every face that serves HTML (the sign-in pages on a tenant host, the
+// console's few pages): a strict Content-Security-Policy with a nonce per answer, nothing loaded
+// from elsewhere, never cached, never framed.
 import { randomBytes } from 'node:crypto';
 import type { FastifyReply } from 'fastify';
+import { html, raw, type SafeHtml } from './html.js';
 
-/** HTML that is already safe to emit: only `html` templates and `raw` make one. */
-export class SafeHtml {
-  constructor(readonly value: string) {}
-  toString(): string {
-    return this.value;
-  }
-}
-
-const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
-
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"'`]/g, (char) => ESCAPES[char]!);
-}
-
-type Value = SafeHtml | string | number | boolean | null | undefined | Value[];
-
-function render(value: Value): string {
-  if (value === null || value === undefined || value === false) return '';
-  if (value instanceof SafeHtml) return value.value;
-  if (Array.isArray(value)) return value.map(render).join('');
-  return escapeHtml(String(value));
-}
-
-/** Escapes every interpolated value unless it is itself SafeHtml: pages escape by default. */
-export function html(strings: TemplateStringsArray, ...values: Value[]): SafeHtml {
-  let out = strings[0]!;
-  values.forEach((value, i) => {
-    out += render(value) + strings[i + 1]!;
-  });
-  return new SafeHtml(out);
-}
-
-/** Marks trusted markup as safe. Never pass anything a person or client typed. */
-export function raw(markup: string): SafeHtml {
-  return new SafeHtml(markup);
-}
+/**
+ * Where a page shows its logo: served by the face from its own host, so pages load nothing from
+ * elsewhere. A face whose branding has a logo serves this path.
+ */
+export const LOGO_PATH = '/branding/logo';
 
 export interface Branding {
   name: string;
@@ -53,6 +26,10 @@ export interface PageOptions {
   formActions?: string[];
   /** Inline script (for example the form_post auto-submit); allowed by this response's nonce. */
   script?: string;
+  /** A page of the width of a dashboard rather than a form's card (the customer portal). */
+  wide?: boolean;
+  /** Style rules of this face added to the base ones, under the same nonce. */
+  style?: string;
 }
 
 const BASE_STYLE = `
@@ -84,17 +61,20 @@ export function redirectSource(uri: string): string {
   return url.origin === 'null' ? url.protocol : url.origin;
 }
 
-/** Sends a page in the API's name, logo and accent colour with a strict Content-Security-Policy. */
+/** The box above a form that says what went wrong. */
+export const errorBox = (message: string | null) => (message ? html`<p class="error" role="alert">${message}</p>` : html``);
+
+/** Sends a page in the branding's name, logo and accent colour with a strict Content-Security-Policy. */
 export function sendPage(reply: FastifyReply, options: PageOptions) {
   const nonce = randomBytes(16).toString('base64');
   const accent = /^#[0-9a-fA-F]{6}$/.test(options.branding.accentColor) ? options.branding.accentColor : '#4f46e5';
-  // The logo comes through our own host (pages/logo.ts): nothing loads from elsewhere.
-  const logo = options.branding.logoUrl ? '/branding/logo' : null;
+  // The logo comes through our own host (LOGO_PATH): nothing loads from elsewhere.
+  const logo = options.branding.logoUrl ? LOGO_PATH : null;
   const page = html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <meta name="referrer" content="no-referrer">
 <title>${options.title} · ${options.branding.name}</title>
-<style nonce="${nonce}">${raw(BASE_STYLE)}:root{--accent:${accent}}</style>
+<style nonce="${nonce}">${raw(BASE_STYLE)}:root{--accent:${accent}}${raw(options.wide ? 'main{max-width:960px;margin:24px auto}' : '')}${raw(options.style ?? '')}</style>
 </head><body><main>
 <header>${logo ? html`<img src="${logo}" alt="">` : ''}<strong>${options.branding.name}</strong></header>
 ${options.body}

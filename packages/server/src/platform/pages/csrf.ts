@@ -1,7 +1,9 @@
+// CSRF double-submit tokens of every server-rendered form, plus an Origin check.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { constantTimeEqual, randomToken } from '../../platform/crypto.js';
+import { constantTimeEqual, randomToken } from '../crypto.js';
+import { html } from './html.js';
 
-/** The double-submit cookie of the tenant host's forms. */
+/** The double-submit cookie of the pages' forms; host-only, so each host has its own. */
 export const CSRF_COOKIE = 'gh_csrf';
 export const CSRF_FIELD = 'csrf';
 
@@ -19,9 +21,12 @@ export function csrfToken(request: FastifyRequest, reply: FastifyReply, secure: 
  * A form post is ours when its `csrf` field equals the cookie (another site can neither read
  * the cookie nor set it) and, when the browser says where it comes from, the origin is ours.
  */
-export function csrfValid(request: FastifyRequest, field: unknown, issuer: string): boolean {
-  const origin = request.headers.origin;
-  if (origin !== undefined && origin !== 'null' && origin !== issuer) return false;
+export function csrfValid(request: FastifyRequest, field: unknown, origin: string): boolean {
+  const sent = request.headers.origin;
+  if (sent !== undefined && sent !== 'null' && sent !== origin) return false;
   const cookie = request.cookies[CSRF_COOKIE];
   return typeof field === 'string' && typeof cookie === 'string' && cookie.length > 0 && constantTimeEqual(field, cookie);
 }
+
+/** The hidden field every form carries. */
+export const csrfInput = (csrf: string) => html`<input type="hidden" name="${CSRF_FIELD}" value="${csrf}">`;

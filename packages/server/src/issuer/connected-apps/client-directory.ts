@@ -1,0 +1,92 @@
+// Which app a client_id names at an API (spec 4.2, 4.3): an id we gave out (the owner's apps,
+// the portal, registered apps) or the https URL of a client ID metadata document, whose copy is
+// kept on the app's row for as long as the document's cache headers allow.
+import type { PlatformPlans } from '../../apis/platform-plans.js';
+import type { Clock } from '../../platform/clock.js';
+import { addMs, HOUR } from '../../platform/clock.js';
+import type { Db } from '../../platform/db/database.js';
+import { networkOf } from '../../platform/http/network.js';
+import type { TokenBuckets } from '../../platform/token-bucket.js';
+import type { AppRow } from '../protocol/client-auth.js';
+import { findApp } from '../registry/lookups.js';
+import type { AppOrigin } from '../registry/tables.js';
+import type { Tenant } from '../tenant.js';
+import { METADATA_FETCHES } from './limits.js';
+import type { MetadataDocuments } from './metadata-documents.js';
+import { isMetadataUrl, metadataUrlProblem } from './metadata-rules.js';
+import * as q from './queries.js';
+
+/** The found app, or why there is none; `retryAfterS` when the network fetched too many documents. */
+export type ClientLookup = { found: true; app: AppRow } | { found: false; reason: string; retryAfterS?: number };
+
+/** Apps people connect: they registered themselves or are named by a metadata document (spec 4.3). */
+export const isConnectedApp = (app: { origin: AppOrigin }) => app.origin === 'registered' || app.origin === 'metadata';
+
+/** A use within this long of the last one written is not written again. */
+const LAST_USED_PRECISION_MS = HOUR;
+
+const OFF = 'Apps people connect are turned off for this sign-in service.';
+
+export class ClientDirectory {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly documents: MetadataDocuments,
+    private readonly plans: PlatformPlans,
+    private readonly buckets: TokenBuckets,
+  ) {}
+
+  /** Spec 4.1, 4.3: apps people connect work while the owner has them on and the plan includes them. */
+  connectedAppsOn(tenant: Tenant): boolean {
+    return tenant.settings.connected_apps === 'on' && this.plans.get(tenant.api.platform_plan).connected_apps === true;
+  }
+
+  /** The app `clientId` names at this API, fetching its metadata document when it is one and stale. */
+  async find(tenant: Tenant, clientId: string, clientIp: string): Promise<ClientLookup> {
+    if (!isMetadataUrl(clientId)) {
+      const app = await findApp(this.db, tenant.api.id, clientId);
+      if (!app) return { found: false, reason: 'unknown' };
+      if (isConnectedApp(app) && !this.connectedAppsOn(tenant)) return { found: false, reason: OFF };
+      return { found: true, app };
+    }
+    const problem = metadataUrlProblem(clientId);
+    if (problem) return { found: false, reason: `The client_id is not a usable metadata document URL: it ${problem}.` };
+    if (!this.connectedAppsOn(tenant)) return { found: false, reason: OFF };
+    const known = await findApp(this.db, tenant.api.id, clientId);
+    const now = this.clock.now();
+    // A blocked app stays blocked whatever its document says; there is nothing to fetch for it.
+    if (known && (known.blocked || (known.metadata_expires_at !== null && known.metadata_expires_at > now))) return { found: true, app: known };
+    const limit = await this.buckets.take(METADATA_FETCHES, networkOf(clientIp));
+    if (!limit.allowed) return { found: false, reason: `Too many client metadata documents were fetched for your network; try again in ${limit.retryAfterS} seconds.`, retryAfterS: limit.retryAfterS };
+    const fetched = await this.documents.fetch(clientId);
+    if (!fetched.ok) return { found: false, reason: `The app's client metadata document could not be used: ${fetched.reason}.` };
+    const fetchedAt = this.clock.now();
+    const { metadata } = fetched;
+    const app = await q.saveMetadataApp(this.db, {
+      id: clientId,
+      api_id: tenant.api.id,
+      name: metadata.clientName!,
+      kind: metadata.applicationType,
+      origin: 'metadata',
+      redirect_uris: metadata.redirectUris,
+      refresh_tokens: metadata.refreshTokens,
+      own_app: false,
+      secret_hash: null,
+      previous_secret_hash: null,
+      previous_secret_valid_until: null,
+      last_used_at: null,
+      created_at: fetchedAt,
+      updated_at: fetchedAt,
+      metadata_expires_at: addMs(fetchedAt, fetched.lifetimeMs),
+    });
+    if (!app) return { found: false, reason: 'unknown' };
+    return { found: true, app };
+  }
+
+  /** Records that an app was used (spec 4.3: the 30-day cleanup counts from it), once an hour at most. */
+  async markUsed(tenant: Tenant, app: Pick<AppRow, 'id' | 'last_used_at'>): Promise<void> {
+    const now = this.clock.now();
+    if (app.last_used_at && now.getTime() - app.last_used_at.getTime() < LAST_USED_PRECISION_MS) return;
+    await q.markUsed(this.db, tenant.api.id, app.id, now);
+  }
+}

@@ -1,0 +1,24 @@
+import { MINUTE } from '../platform/clock.js';
+import type { PaymentsService } from '../payments/service.js';
+import type { Job } from './scheduler.js';
+
+/** Plans whose price is not on sale at the provider yet (new, changed, or a failed try) are synced again. */
+export function planSyncJob(payments: PaymentsService): Job {
+  // Safe on several nodes at once: a price is made under an idempotency key and recorded once.
+  return { name: 'payments-plan-sync', lockKey: 7_310_131, everyMs: 5 * MINUTE, exclusive: false, run: () => payments.syncAllPlans() };
+}
+
+/**
+ * Graces that ran out: customers' subscriptions past due for 7 days read `unpaid` (their plan no
+ * longer applies), and platform plans past their grace or canceled period go back to `free`.
+ */
+export function paymentGraceJob(payments: PaymentsService): Job {
+  return {
+    name: 'payments-grace',
+    lockKey: 7_310_132,
+    everyMs: 15 * MINUTE,
+    // Safe on several nodes at once: each change re-checks the state under its row lock.
+    exclusive: false,
+    run: async () => ({ customers: await payments.events.endGraces(), platform: await payments.endPlatformPlans() }),
+  };
+}

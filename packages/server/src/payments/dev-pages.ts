@@ -1,0 +1,62 @@
+import formbody from '@fastify/formbody';
+import type { FastifyPluginAsync } from 'fastify';
+import { csrfInput, csrfToken, csrfValid, CSRF_FIELD } from '../platform/pages/csrf.js';
+import { formBody, text } from '../platform/pages/forms.js';
+import { html } from '../platform/pages/html.js';
+import { redirectSource, sendPage } from '../platform/pages/send-page.js';
+import { DEV_CHECKOUT_PATH, type DevProvider } from './dev-provider.js';
+
+const branding = { name: 'Development payments', logoUrl: null, accentColor: '#b42318' };
+const money = (cents: number) => `$${(cents / 100).toFixed(2)}`;
+
+/**
+ * The development provider's checkout page (a test page, said on the page itself): a click pays,
+ * fails, or saves a card, and the provider sends the events Stripe would to the webhook path.
+ * Forms carry a CSRF token and post to this host only.
+ */
+export function devCheckoutPages(provider: DevProvider, options: { origin: string; secureCookies: boolean }): FastifyPluginAsync {
+  return async (app) => {
+    await app.register(formbody, { bodyLimit: 16 * 1024 });
+    const banner = html`<p class="error" role="note"><strong>TEST PAGE</strong> · development payments provider. No card is charged and no money moves.</p>`;
+
+    app.get<{ Params: { id: string } }>(`${DEV_CHECKOUT_PATH}/:id`, { schema: { hide: true } }, async (request, reply) => {
+      const session = /^cs_dev_[A-Za-z0-9]{1,40}$/.test(request.params.id) ? await provider.checkout(request.params.id) : null;
+      if (!session) return sendPage(reply, { title: 'Not found', branding, status: 404, body: html`${banner}<h1>No such checkout</h1>` });
+      if (session.status !== 'open') {
+        return sendPage(reply, { title: 'Done', branding, body: html`${banner}<h1>This checkout is complete</h1><p><a href="${session.success_url}">Continue</a></p>` });
+      }
+      const csrf = csrfInput(csrfToken(request, reply, options.secureCookies));
+      const declined = (request.query as Record<string, unknown>).declined === '1';
+      const action = `${DEV_CHECKOUT_PATH}/${session.id}`;
+      const button = (outcome: string, label: string, secondary = false) =>
+        html`<form method="post" action="${action}">${csrf}<input type="hidden" name="outcome" value="${outcome}"><button type="submit" class="${secondary ? 'secondary' : ''}" data-outcome="${outcome}">${label}</button></form>`;
+      const what =
+        session.mode === 'setup'
+          ? html`<h1>Save a card</h1><p>${session.description}</p>${button('save', 'Save a card that works')}${button('save_declining', 'Save a card that will be declined later', true)}`
+          : html`<h1>${session.description}</h1><p><strong>${money(session.amount_cents)}${session.mode === 'subscription' ? ' / month' : ''}</strong></p>${button('pay', `Pay ${money(session.amount_cents)}`)}${button('fail', 'Decline the payment', true)}`;
+      return sendPage(reply, {
+        title: 'Test checkout',
+        branding,
+        // Paying redirects to the success page, and browsers hold a form's redirects to form-action.
+        formActions: [redirectSource(session.success_url)],
+        body: html`${banner}${declined ? html`<p class="error" role="alert">The test card was declined. Try again or go back.</p>` : ''}${what}<p class="note"><a href="${session.cancel_url}">Cancel and go back</a></p>`,
+      });
+    });
+
+    app.post<{ Params: { id: string } }>(`${DEV_CHECKOUT_PATH}/:id`, { schema: { hide: true } }, async (request, reply) => {
+      const body = formBody(request.body);
+      if (!csrfValid(request, body[CSRF_FIELD], options.origin)) return sendPage(reply, { title: 'Refused', branding, status: 403, body: html`${banner}<h1>This form has expired</h1><p>Go back and try again.</p>` });
+      const id = request.params.id;
+      const outcome = text(body, 'outcome');
+      if (!/^cs_dev_[A-Za-z0-9]{1,40}$/.test(id)) return reply.status(404).send();
+      if (outcome === 'fail') {
+        await provider.declineCheckout(id);
+        return reply.redirect(`${DEV_CHECKOUT_PATH}/${id}?declined=1`, 303);
+      }
+      if (!['pay', 'save', 'save_declining'].includes(outcome)) return reply.redirect(`${DEV_CHECKOUT_PATH}/${id}`, 303);
+      const done = await provider.completeCheckout(id, { declineLater: outcome === 'save_declining' });
+      // Completed already (a second click): the page says so.
+      return reply.redirect(done ? done.redirect : `${DEV_CHECKOUT_PATH}/${id}`, 303);
+    });
+  };
+}

@@ -1,0 +1,223 @@
+import { createHmac } from 'node:crypto';
+import type { Clock } from '../platform/clock.js';
+import type { Db } from '../platform/db/database.js';
+import { newId } from '../platform/ids.js';
+import * as store from './dev-store.js';
+import type { CheckoutResult, CustomerRef, OffSessionChargeResult, PaymentsProvider } from './provider.js';
+
+/** Where the development provider's events go: the webhook path, exactly as a request to it would. */
+export type Deliver = (rawBody: Buffer, signature: string) => Promise<unknown>;
+
+export const DEV_CHECKOUT_PATH = '/dev/payments/checkout';
+/** A month of the development provider's subscriptions. */
+const PERIOD_S = 30 * 24 * 3600;
+
+/**
+ * `t=<unix seconds>,v1=<HMAC-SHA256 of "t.body">`: Stripe's signature scheme, so the development
+ * provider's events are checked by the very code that checks Stripe's.
+ */
+export function signPayload(payload: string, secret: string, atSeconds: number): string {
+  const v1 = createHmac('sha256', secret).update(`${atSeconds}.${payload}`, 'utf8').digest('hex');
+  return `t=${atSeconds},v1=${v1}`;
+}
+
+/** The development provider's webhook secret: derived from SECRET_KEY, so every node has it. */
+export function devWebhookSecret(secretKey: Buffer): string {
+  return `whsec_dev_${createHmac('sha256', secretKey).update('gatehouse development payments webhooks').digest('base64url')}`;
+}
+
+/**
+ * The development provider: every money flow works offline. Connecting succeeds at once; each
+ * checkout is a test page on this service (dev-pages.ts) that pays or fails on a click; whatever
+ * happens is sent as the event Stripe would send, in Stripe's shape, signed with Stripe's scheme,
+ * through the webhook code path. No money moves.
+ */
+export class DevProvider implements PaymentsProvider {
+  readonly name = 'dev' as const;
+  readonly livemode = false;
+  readonly webhookSecrets: readonly string[];
+  #deliver: Deliver = async () => {
+    throw new Error('the development provider has no webhook path yet');
+  };
+
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly baseUrl: string,
+    secretKey: Buffer,
+  ) {
+    this.webhookSecrets = [devWebhookSecret(secretKey)];
+  }
+
+  /** Connects the provider to the webhook path (set once the payments service exists). */
+  deliverTo(deliver: Deliver): void {
+    this.#deliver = deliver;
+  }
+
+  #seconds(): number {
+    return Math.floor(this.clock.now().getTime() / 1000);
+  }
+
+  /** Sends one event as Stripe would: JSON in Stripe's event shape, signed, to the webhook path. */
+  async emit(type: string, object: Record<string, unknown>, accountId: string | null): Promise<string> {
+    const created = this.#seconds();
+    const id = `evt_dev_${newId('x').slice(2)}`;
+    const event = { id, object: 'event', api_version: null, created, livemode: false, pending_webhooks: 1, request: { id: null, idempotency_key: null }, type, ...(accountId ? { account: accountId } : {}), data: { object } };
+    const payload = JSON.stringify(event);
+    await this.#deliver(Buffer.from(payload), signPayload(payload, this.webhookSecrets[0]!, created));
+    return id;
+  }
+
+  async connect(input: { apiId: string; accountId: string | null; email: string; returnUrl: string }) {
+    const accountId = input.accountId ?? `acct_dev_${newId('x').slice(2)}`;
+    if (!input.accountId) await store.put(this.db, { id: accountId, kind: 'account', account_id: accountId, data: { api_id: input.apiId, email: input.email }, created_at: this.clock.now() });
+    // Onboarding is instant: the account can take charges, and says so as Stripe would.
+    const recorded = async () => {
+      await this.emit('account.updated', { id: accountId, object: 'account', charges_enabled: true, details_submitted: true, email: input.email, business_profile: { name: 'Development account' }, settings: { dashboard: { display_name: 'Development account' } } }, accountId);
+    };
+    return { accountId, url: input.returnUrl, recorded };
+  }
+
+  async createPlanPrice(input: { accountId: string; productId: string | null; apiId: string; planId: string; planName: string; amountCents: number }) {
+    const productId = input.productId ?? `prod_dev_${newId('x').slice(2)}`;
+    const priceId = `price_dev_${newId('x').slice(2)}`;
+    await store.put(this.db, { id: priceId, kind: 'price', account_id: input.accountId, data: { product: productId, unit_amount: input.amountCents, plan_id: input.planId, name: input.planName }, created_at: this.clock.now() });
+    return { productId, priceId };
+  }
+
+  async #customer(accountId: string, customer: CustomerRef): Promise<string> {
+    if (customer.providerCustomerId) return customer.providerCustomerId;
+    const id = `cus_dev_${newId('x').slice(2)}`;
+    await store.put(this.db, { id, kind: 'customer', account_id: accountId, data: { email: customer.email, name: customer.name }, created_at: this.clock.now() });
+    return id;
+  }
+
+  async #session(accountId: string, data: store.DevCheckout): Promise<string> {
+    const id = `cs_dev_${newId('x').slice(2)}`;
+    await store.put(this.db, { id, kind: 'checkout', account_id: accountId, data: { ...data }, created_at: this.clock.now() });
+    return id;
+  }
+
+  #result(sessionId: string, customer: string | null): CheckoutResult {
+    return { url: `${this.baseUrl}${DEV_CHECKOUT_PATH}/${sessionId}`, sessionId, providerCustomerId: customer };
+  }
+
+  async checkoutTopUp(input: { accountId: string; customer: CustomerRef; amountCents: number; description: string; successUrl: string; cancelUrl: string }) {
+    const customer = await this.#customer(input.accountId, input.customer);
+    const metadata = { gh_kind: 'topup', gh_api: input.customer.apiId, gh_customer: input.customer.customerId };
+    const id = await this.#session(input.accountId, { mode: 'payment', status: 'open', customer, amount_cents: input.amountCents, description: input.description, price_id: null, metadata, success_url: input.successUrl, cancel_url: input.cancelUrl, connected: true });
+    return this.#result(id, customer);
+  }
+
+  async checkoutSubscription(input: { accountId: string; customer: CustomerRef; planId: string; priceId: string; successUrl: string; cancelUrl: string }) {
+    const customer = await this.#customer(input.accountId, input.customer);
+    const price = await store.get(this.db, input.priceId, 'price');
+    if (!price || price.account_id !== input.accountId) throw new Error(`no price ${input.priceId} on ${input.accountId}`);
+    const metadata = { gh_kind: 'subscription', gh_api: input.customer.apiId, gh_customer: input.customer.customerId, gh_plan: input.planId };
+    const id = await this.#session(input.accountId, { mode: 'subscription', status: 'open', customer, amount_cents: Number(price.data.unit_amount), description: String(price.data.name), price_id: input.priceId, metadata, success_url: input.successUrl, cancel_url: input.cancelUrl, connected: true });
+    return this.#result(id, customer);
+  }
+
+  async checkoutCardSetup(input: { accountId: string; customer: CustomerRef; successUrl: string; cancelUrl: string }) {
+    const customer = await this.#customer(input.accountId, input.customer);
+    const metadata = { gh_kind: 'setup', gh_api: input.customer.apiId, gh_customer: input.customer.customerId };
+    const id = await this.#session(input.accountId, { mode: 'setup', status: 'open', customer, amount_cents: 0, description: 'Save a card for automatic top-ups', price_id: null, metadata, success_url: input.successUrl, cancel_url: input.cancelUrl, connected: true });
+    return this.#result(id, customer);
+  }
+
+  async checkoutPlatformPlan(input: { apiId: string; planCode: string; amountCents: number; planName: string; email: string; providerCustomerId: string | null; successUrl: string; cancelUrl: string }) {
+    const customer = input.providerCustomerId ?? `cus_dev_${newId('x').slice(2)}`;
+    const metadata = { gh_kind: 'platform', gh_api: input.apiId, gh_platform_plan: input.planCode };
+    const id = await this.#session(PLATFORM_ACCOUNT, { mode: 'subscription', status: 'open', customer, amount_cents: input.amountCents, description: `Gatehouse ${input.planName}`, price_id: null, metadata, success_url: input.successUrl, cancel_url: input.cancelUrl, connected: false });
+    return this.#result(id, customer);
+  }
+
+  #subscriptionObject(id: string, sub: store.DevSubscription, status: string) {
+    return {
+      id, object: 'subscription', status, customer: sub.customer, metadata: sub.metadata, cancel_at_period_end: sub.cancel_at_period_end,
+      items: { object: 'list', data: [{ id: `si_${id}`, object: 'subscription_item', price: { id: sub.price_id, unit_amount: sub.amount_cents }, current_period_end: sub.period_end }] },
+    };
+  }
+
+  async switchSubscription(input: { accountId: string; subscriptionId: string; apiId: string; customerId: string; planId: string; priceId: string }) {
+    const row = await store.get(this.db, input.subscriptionId, 'subscription');
+    const price = await store.get(this.db, input.priceId, 'price');
+    if (!row || row.account_id !== input.accountId || !price) throw new Error(`no subscription ${input.subscriptionId} or price ${input.priceId}`);
+    const sub = { ...(row.data as unknown as store.DevSubscription), price_id: input.priceId, amount_cents: Number(price.data.unit_amount), cancel_at_period_end: false, metadata: { gh_kind: 'subscription', gh_api: input.apiId, gh_customer: input.customerId, gh_plan: input.planId } };
+    await store.update(this.db, input.subscriptionId, { ...sub });
+    await this.emit('customer.subscription.updated', this.#subscriptionObject(input.subscriptionId, sub, sub.status), input.accountId);
+  }
+
+  async cancelSubscription(input: { accountId: string; subscriptionId: string; atPeriodEnd: boolean }) {
+    const row = await store.get(this.db, input.subscriptionId, 'subscription');
+    if (!row || row.account_id !== input.accountId) throw new Error(`no subscription ${input.subscriptionId}`);
+    const sub = { ...(row.data as unknown as store.DevSubscription), cancel_at_period_end: input.atPeriodEnd, status: input.atPeriodEnd ? (row.data.status as string) : 'canceled' };
+    await store.update(this.db, input.subscriptionId, { ...sub });
+    const type = input.atPeriodEnd ? 'customer.subscription.updated' : 'customer.subscription.deleted';
+    await this.emit(type, this.#subscriptionObject(input.subscriptionId, sub, sub.status), input.accountId);
+  }
+
+  async chargeOffSession(input: { accountId: string; apiId: string; customerId: string; providerCustomerId: string; paymentMethodId: string; amountCents: number; idempotencyKey: string }): Promise<OffSessionChargeResult> {
+    const card = await store.get(this.db, input.paymentMethodId, 'payment_method');
+    if (!card || card.account_id !== input.accountId) return { status: 'failed', paymentIntentId: null, reason: 'no such card' };
+    // The idempotency key names the payment intent, so a retried charge is the same charge.
+    const intentId = `pi_dev_${createHmac('sha256', 'dev').update(`${input.accountId}:${input.idempotencyKey}`).digest('hex').slice(0, 24)}`;
+    const previous = await store.get(this.db, intentId, 'payment_intent');
+    if (previous) return previous.data.status === 'succeeded' ? { status: 'succeeded', paymentIntentId: intentId } : { status: 'failed', paymentIntentId: intentId, reason: 'card_declined' };
+    const declined = card.data.declines === true;
+    const status = declined ? 'requires_payment_method' : 'succeeded';
+    await store.put(this.db, { id: intentId, kind: 'payment_intent', account_id: input.accountId, data: { status, amount: input.amountCents }, created_at: this.clock.now() });
+    const metadata = { gh_kind: 'auto_recharge', gh_api: input.apiId, gh_customer: input.customerId };
+    const intent = { id: intentId, object: 'payment_intent', amount: input.amountCents, amount_received: declined ? 0 : input.amountCents, currency: 'usd', customer: input.providerCustomerId, payment_method: input.paymentMethodId, status, metadata };
+    await this.emit(declined ? 'payment_intent.payment_failed' : 'payment_intent.succeeded', intent, input.accountId);
+    return declined ? { status: 'failed', paymentIntentId: intentId, reason: 'card_declined' } : { status: 'succeeded', paymentIntentId: intentId };
+  }
+
+  /** The test page's "pay" (or, for a card, "save"): the events Stripe sends for this session. */
+  async completeCheckout(sessionId: string, options: { declineLater?: boolean } = {}): Promise<{ redirect: string } | null> {
+    const row = await store.claim(this.db, sessionId);
+    if (!row) return null;
+    const session = row.data as unknown as store.DevCheckout;
+    const account = session.connected ? row.account_id : null;
+    const now = this.#seconds();
+    if (session.mode === 'setup') {
+      const card = `pm_dev_${newId('x').slice(2)}`;
+      await store.put(this.db, { id: card, kind: 'payment_method', account_id: row.account_id, data: { customer: session.customer, declines: !!options.declineLater }, created_at: this.clock.now() });
+      await this.emit('setup_intent.succeeded', { id: `seti_${sessionId}`, object: 'setup_intent', status: 'succeeded', customer: session.customer, payment_method: card, metadata: session.metadata }, account);
+    }
+    if (session.mode === 'subscription') {
+      const subId = `sub_dev_${newId('x').slice(2)}`;
+      const sub: store.DevSubscription = { customer: session.customer, price_id: session.price_id, amount_cents: session.amount_cents, metadata: session.metadata, status: 'active', period_end: now + PERIOD_S, cancel_at_period_end: false };
+      await store.put(this.db, { id: subId, kind: 'subscription', account_id: row.account_id, data: { ...sub }, created_at: this.clock.now() });
+      await this.emit('customer.subscription.created', this.#subscriptionObject(subId, sub, 'active'), account);
+      const invoice = { id: `in_dev_${newId('x').slice(2)}`, object: 'invoice', status: 'paid', customer: session.customer, amount_paid: session.amount_cents, parent: { type: 'subscription_details', subscription_details: { subscription: subId, metadata: session.metadata } } };
+      await this.emit('invoice.paid', invoice, account);
+    }
+    const completed = {
+      id: sessionId, object: 'checkout.session', mode: session.mode, status: 'complete', customer: session.customer, metadata: session.metadata,
+      amount_total: session.amount_cents, currency: 'usd', payment_status: session.mode === 'setup' ? 'no_payment_required' : 'paid', payment_intent: session.mode === 'payment' ? `pi_${sessionId}` : null,
+    };
+    await this.emit('checkout.session.completed', completed, account);
+    return { redirect: session.success_url.replace('{CHECKOUT_SESSION_ID}', sessionId) };
+  }
+
+  /** The test page's "decline": the session stays open to try again, and the failure is an event. */
+  async declineCheckout(sessionId: string): Promise<boolean> {
+    const row = await store.get(this.db, sessionId, 'checkout');
+    if (!row || row.data.status !== 'open') return false;
+    const session = row.data as unknown as store.DevCheckout;
+    if (session.mode === 'payment') {
+      await this.emit('payment_intent.payment_failed', { id: `pi_${sessionId}`, object: 'payment_intent', status: 'requires_payment_method', amount: session.amount_cents, amount_received: 0, customer: session.customer, metadata: session.metadata, last_payment_error: { code: 'card_declined', decline_code: 'generic_decline' } }, session.connected ? row.account_id : null);
+    }
+    return true;
+  }
+
+  /** What the test page shows. */
+  async checkout(sessionId: string) {
+    const row = await store.get(this.db, sessionId, 'checkout');
+    return row ? { ...(row.data as unknown as store.DevCheckout), id: row.id } : null;
+  }
+}
+
+/** The platform's own account at the development provider. */
+export const PLATFORM_ACCOUNT = 'acct_dev_platform';

@@ -1,0 +1,54 @@
+import { sql } from 'kysely';
+import type { Db } from '../platform/db/database.js';
+
+// The development provider's objects, as rows of one table (dev_payment_objects): what Stripe
+// would keep on its side. SQL of the development provider lives here.
+
+export interface DevCheckout {
+  mode: 'payment' | 'subscription' | 'setup';
+  status: 'open' | 'complete';
+  customer: string;
+  amount_cents: number;
+  description: string;
+  price_id: string | null;
+  metadata: Record<string, string>;
+  success_url: string;
+  cancel_url: string;
+  /** On an owner's connected account (false: the platform's own account). */
+  connected: boolean;
+}
+
+export interface DevSubscription {
+  customer: string;
+  price_id: string | null;
+  amount_cents: number;
+  metadata: Record<string, string>;
+  status: string;
+  /** Unix seconds. */
+  period_end: number;
+  cancel_at_period_end: boolean;
+}
+
+export async function put(db: Db, row: { id: string; kind: string; account_id: string; data: Record<string, unknown>; created_at: Date }) {
+  await db.insertInto('dev_payment_objects').values({ ...row, data: JSON.stringify(row.data) }).execute();
+}
+
+export function get(db: Db, id: string, kind: string) {
+  return db.selectFrom('dev_payment_objects').selectAll().where('id', '=', id).where('kind', '=', kind).executeTakeFirst();
+}
+
+export async function update(db: Db, id: string, data: Record<string, unknown>) {
+  await db.updateTable('dev_payment_objects').set({ data: JSON.stringify(data) }).where('id', '=', id).execute();
+}
+
+/** Completes an open checkout session once: a second click (or a second node) finds it complete. */
+export function claim(db: Db, id: string) {
+  return db
+    .updateTable('dev_payment_objects')
+    .set({ data: sql`jsonb_set(data, '{status}', '"complete"')` })
+    .where('id', '=', id)
+    .where('kind', '=', 'checkout')
+    .where(sql<boolean>`data->>'status' = 'open'`)
+    .returningAll()
+    .executeTakeFirst();
+}

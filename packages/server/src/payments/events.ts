@@ -1,0 +1,167 @@
+import type { Clock } from '../platform/clock.js';
+import { addMs, DAY } from '../platform/clock.js';
+import type { Db, Trx } from '../platform/db/database.js';
+import type { ApiService } from '../apis/service.js';
+import type { AuditService } from '../audit/service.js';
+import type { CustomerService } from '../customers/service.js';
+import type { LedgerService } from '../ledger/service.js';
+import type { LedgerKind } from '../ledger/tables.js';
+import type { PlanService } from '../plans/service.js';
+import { applyPlatformSubscription } from './platform-billing.js';
+import * as q from './queries.js';
+import { readEvent, verifyEvent, type PaymentEvent } from './stripe-events.js';
+import { nextSubscriptionState } from './subscriptions.js';
+import type { ProviderName } from './tables.js';
+
+/** Credit of one cent (issue 13: a top-up adds cents × 10,000 micro units). */
+export const MICRO_PER_CENT = 10_000;
+/** How long a past-due subscription (a customer's, or an owner's platform plan) keeps its plan. */
+export const PAST_DUE_GRACE_MS = 7 * DAY;
+
+export type WebhookOutcome = { ok: true; duplicate: boolean; outcome: string } | { ok: false };
+
+/**
+ * The webhook path of every provider: the signature on the raw body, then the event recorded by its
+ * id and applied in one transaction. A repeat (also 20 at once: the others wait on the first's
+ * insert, then find it) changes nothing; credit is a ledger entry whose ref is the provider's
+ * object id, so even an event that names the same payment under another id adds nothing.
+ */
+export class PaymentEvents {
+  constructor(
+    private readonly db: Db,
+    private readonly clock: Clock,
+    private readonly apis: ApiService,
+    private readonly customers: CustomerService,
+    private readonly ledger: LedgerService,
+    private readonly plans: PlanService,
+    private readonly audit: AuditService,
+  ) {}
+
+  async receive(provider: ProviderName, secrets: readonly string[], rawBody: Buffer, signature: string | undefined): Promise<WebhookOutcome> {
+    const event = verifyEvent(rawBody, signature, secrets, this.clock.now().getTime());
+    if (!event) return { ok: false };
+    const verified = readEvent(event);
+    return this.db.transaction().execute(async (trx) => {
+      const fresh = await q.recordEvent(trx, { provider, event_id: verified.id, type: verified.type, account_id: verified.accountId, received_at: this.clock.now() });
+      if (!fresh) return { ok: true as const, duplicate: true, outcome: 'duplicate' };
+      const outcome = await this.#apply(trx, provider, verified.meaning, verified.at);
+      await q.setEventOutcome(trx, provider, verified.id, outcome);
+      return { ok: true as const, duplicate: false, outcome };
+    });
+  }
+
+  /** An event about a customer counts only from the account connected to that customer's API. */
+  async #ownedBy(trx: Trx, provider: ProviderName, apiId: string, accountId: string): Promise<boolean> {
+    const account = await q.accountOf(trx, apiId);
+    return !!account && account.provider === provider && account.account_id === accountId;
+  }
+
+  async #credit(trx: Trx, event: { apiId: string; customerId: string }, kind: LedgerKind, amountMicro: number, ref: string, note: string): Promise<string> {
+    const customer = await this.customers.findRow(trx, event.apiId, event.customerId);
+    if (!customer) return 'ignored: no such customer';
+    const posted = await this.ledger.post(trx, { apiId: event.apiId, customerId: event.customerId, kind, amountMicro, note, actor: 'payments', ref });
+    if (!posted.ok) return `refused: ${posted.code}`;
+    return posted.value.applied ? `${kind} ${amountMicro}` : `duplicate ref ${ref}`;
+  }
+
+  async #apply(trx: Trx, provider: ProviderName, event: PaymentEvent, at: Date): Promise<string> {
+    const now = this.clock.now();
+    switch (event.kind) {
+      case 'ignored':
+        return `ignored: ${event.reason}`;
+      case 'account': {
+        const rows = await q.lockAccountsByProviderId(trx, provider, event.accountId);
+        const current = rows.filter((r) => !r.status_event_at || r.status_event_at <= at);
+        if (!current.length) return rows.length ? 'ignored: older than the status applied' : 'ignored: no API holds this account';
+        await q.updateAccountsByProviderId(trx, provider, event.accountId, { livemode: event.livemode, charges_enabled: event.chargesEnabled, account_name: event.name, status_event_at: at, updated_at: now });
+        return `account charges_enabled=${event.chargesEnabled}`;
+      }
+      case 'account_deauthorized': {
+        const rows = await q.updateAccountsByProviderId(trx, provider, event.accountId, { disconnected_at: now, charges_enabled: false, updated_at: now });
+        return `disconnected ${rows.length}`;
+      }
+      case 'topup_paid':
+        if (!(await this.#ownedBy(trx, provider, event.apiId, event.accountId))) return 'ignored: account not connected to the API';
+        return this.#credit(trx, event, 'topup', event.amountCents * MICRO_PER_CENT, event.objectId, `Top-up of ${(event.amountCents / 100).toFixed(2)}`);
+      case 'recharge_succeeded':
+        if (!(await this.#ownedBy(trx, provider, event.apiId, event.accountId))) return 'ignored: account not connected to the API';
+        return this.#credit(trx, event, 'auto_recharge', event.amountCents * MICRO_PER_CENT, event.objectId, `Automatic top-up of ${(event.amountCents / 100).toFixed(2)}`);
+      case 'recharge_failed': {
+        if (!(await this.#ownedBy(trx, provider, event.apiId, event.accountId))) return 'ignored: account not connected to the API';
+        if (!(await this.customers.findRow(trx, event.apiId, event.customerId))) return 'ignored: no such customer';
+        // Auto-recharge pauses until the customer acts (a new card clears it).
+        await this.customers.applyProviderBilling(trx, event.apiId, event.customerId, { auto_recharge_failed_at: at });
+        return 'auto-recharge failed';
+      }
+      case 'card_saved': {
+        if (!(await this.#ownedBy(trx, provider, event.apiId, event.accountId))) return 'ignored: account not connected to the API';
+        if (!(await this.customers.findRow(trx, event.apiId, event.customerId))) return 'ignored: no such customer';
+        await q.savePaymentCustomer(
+          trx,
+          { api_id: event.apiId, customer_id: event.customerId, account_id: event.accountId, provider_customer_id: event.providerCustomerId, payment_method_id: event.paymentMethodId, subscription_id: null, subscription_event_at: null, past_due_since: null, updated_at: now },
+          { account_id: event.accountId, provider_customer_id: event.providerCustomerId, payment_method_id: event.paymentMethodId, updated_at: now },
+        );
+        await this.customers.applyProviderBilling(trx, event.apiId, event.customerId, { has_card: true, auto_recharge_failed_at: null, provider_customer_id: event.providerCustomerId });
+        return 'card saved';
+      }
+      case 'subscription':
+        return this.#subscription(trx, provider, event, at);
+      case 'invoice_paid': {
+        if (!(await this.#ownedBy(trx, provider, event.apiId, event.accountId))) return 'ignored: account not connected to the API';
+        const plan = await this.plans.find(trx, event.apiId, event.planId);
+        if (!plan) return 'ignored: no such plan';
+        if (plan.credit_micro <= 0) return 'no plan credit';
+        return this.#credit(trx, event, 'plan_credit', plan.credit_micro, event.invoiceId, `Credit of plan ${plan.name}`);
+      }
+      case 'platform_subscription':
+        return applyPlatformSubscription(trx, { apis: this.apis, clock: this.clock, audit: this.audit }, event, at, PAST_DUE_GRACE_MS);
+    }
+  }
+
+  async #subscription(trx: Trx, provider: ProviderName, event: Extract<PaymentEvent, { kind: 'subscription' }>, at: Date): Promise<string> {
+    if (!(await this.#ownedBy(trx, provider, event.apiId, event.accountId))) return 'ignored: account not connected to the API';
+    // Events of one customer's subscription take turns (the order check reads what the last applied).
+    await this.ledger.lockCustomers(trx, event.apiId, [event.customerId]);
+    const customer = await this.customers.findRow(trx, event.apiId, event.customerId);
+    if (!customer) return 'ignored: no such customer';
+    const plan = await this.plans.find(trx, event.apiId, event.planId);
+    if (!plan) return 'ignored: no such plan';
+    const now = this.clock.now();
+    const known = await q.lockPaymentCustomer(trx, event.apiId, event.customerId);
+    const next = nextSubscriptionState(
+      { subscriptionId: known?.subscription_id ?? null, status: customer.subscription_status, eventAt: known?.subscription_event_at ?? null, pastDueSince: known?.past_due_since ?? null },
+      { subscriptionId: event.subscriptionId, status: event.status, at },
+      PAST_DUE_GRACE_MS,
+    );
+    if (!next.apply) return `ignored: ${next.reason}`;
+    await q.savePaymentCustomer(
+      trx,
+      { api_id: event.apiId, customer_id: event.customerId, account_id: event.accountId, provider_customer_id: event.providerCustomerId, payment_method_id: null, subscription_id: event.subscriptionId, subscription_event_at: at, past_due_since: next.pastDueSince, updated_at: now },
+      { account_id: event.accountId, provider_customer_id: event.providerCustomerId, subscription_id: event.subscriptionId, subscription_event_at: at, past_due_since: next.pastDueSince, updated_at: now },
+    );
+    // An ended subscription leaves its plan (the plan's subscriber count drops) and keeps its status.
+    const ended = next.status === 'canceled' || next.status === 'incomplete_expired';
+    await this.customers.applyProviderBilling(trx, event.apiId, event.customerId, {
+      plan_id: ended ? null : event.planId,
+      plan_source: ended ? '' : 'provider',
+      provider_customer_id: event.providerCustomerId,
+      subscription_status: next.status,
+      subscription_period_end: event.periodEnd,
+    });
+    return `subscription ${next.status}`;
+  }
+
+  /** Customers whose past-due grace is over: recorded as `unpaid`, which takes their plan away. */
+  async endGraces(): Promise<number> {
+    const now = this.clock.now();
+    const rows = await q.pastDueBefore(this.db, addMs(now, -PAST_DUE_GRACE_MS));
+    for (const row of rows) {
+      await this.db.transaction().execute(async (trx) => {
+        const customer = await this.customers.findRow(trx, row.api_id, row.customer_id);
+        if (customer?.subscription_status !== 'past_due' || customer.plan_source !== 'provider') return;
+        await this.customers.applyProviderBilling(trx, row.api_id, row.customer_id, { subscription_status: 'unpaid' });
+      });
+    }
+    return rows.length;
+  }
+}

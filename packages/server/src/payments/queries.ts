@@ -1,0 +1,126 @@
+import type { Insertable, Updateable } from 'kysely';
+import type { Db, Trx } from '../platform/db/database.js';
+import type { PaymentAccountsTable, PaymentCustomersTable, ProviderName } from './tables.js';
+
+type Executor = Db | Trx;
+
+// ---- Accounts (Connect) ----
+
+export function accountOf(db: Executor, apiId: string) {
+  return db.selectFrom('payment_accounts').selectAll().where('api_id', '=', apiId).executeTakeFirst();
+}
+
+export async function upsertAccount(db: Executor, row: Insertable<PaymentAccountsTable>) {
+  await db
+    .insertInto('payment_accounts')
+    .values(row)
+    .onConflict((oc) =>
+      oc.column('api_id').doUpdateSet({
+        provider: row.provider,
+        account_id: row.account_id,
+        livemode: row.livemode ?? false,
+        charges_enabled: row.charges_enabled ?? false,
+        account_name: row.account_name ?? null,
+        connected_at: row.connected_at,
+        disconnected_at: null,
+        status_event_at: row.status_event_at ?? null,
+        updated_at: row.updated_at,
+      }),
+    )
+    .execute();
+}
+
+export async function updateAccountsByProviderId(trx: Trx, provider: ProviderName, accountId: string, changes: Updateable<PaymentAccountsTable>) {
+  return trx.updateTable('payment_accounts').set(changes).where('provider', '=', provider).where('account_id', '=', accountId).returning('api_id').execute();
+}
+
+/** Rows for this provider account, locked: events about one account take turns. */
+export function lockAccountsByProviderId(trx: Trx, provider: ProviderName, accountId: string) {
+  return trx.selectFrom('payment_accounts').selectAll().where('provider', '=', provider).where('account_id', '=', accountId).forUpdate().execute();
+}
+
+export async function disconnect(db: Executor, apiId: string, at: Date) {
+  await db.updateTable('payment_accounts').set({ disconnected_at: at, charges_enabled: false, updated_at: at }).where('api_id', '=', apiId).execute();
+}
+
+// ---- Events ----
+
+/** Records an event before applying it; false when it was recorded before (a repeat). */
+export async function recordEvent(trx: Trx, row: { provider: ProviderName; event_id: string; type: string; account_id: string | null; received_at: Date }): Promise<boolean> {
+  const inserted = await trx
+    .insertInto('payment_events')
+    .values({ ...row, outcome: 'pending' })
+    .onConflict((oc) => oc.columns(['provider', 'event_id']).doNothing())
+    .returning('event_id')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+export async function setEventOutcome(trx: Trx, provider: ProviderName, eventId: string, outcome: string) {
+  await trx.updateTable('payment_events').set({ outcome: outcome.slice(0, 500) }).where('provider', '=', provider).where('event_id', '=', eventId).execute();
+}
+
+// ---- Customers at the provider ----
+
+export function paymentCustomer(db: Executor, apiId: string, customerId: string) {
+  return db.selectFrom('payment_customers').selectAll().where('api_id', '=', apiId).where('customer_id', '=', customerId).executeTakeFirst();
+}
+
+export function lockPaymentCustomer(trx: Trx, apiId: string, customerId: string) {
+  return trx.selectFrom('payment_customers').selectAll().where('api_id', '=', apiId).where('customer_id', '=', customerId).forUpdate().executeTakeFirst();
+}
+
+/** Remembers the provider's customer (and what else is known) for an API's customer. */
+export async function savePaymentCustomer(db: Executor, row: Insertable<PaymentCustomersTable>, changes: Updateable<PaymentCustomersTable>) {
+  await db
+    .insertInto('payment_customers')
+    .values(row)
+    .onConflict((oc) => oc.columns(['api_id', 'customer_id']).doUpdateSet(changes))
+    .execute();
+}
+
+// ---- Plan prices ----
+
+export function latestPlanPrice(db: Executor, planId: string) {
+  return db.selectFrom('plan_prices').selectAll().where('plan_id', '=', planId).orderBy('created_at', 'desc').limit(1).executeTakeFirst();
+}
+
+export async function insertPlanPrice(db: Executor, row: { plan_id: string; api_id: string; account_id: string; product_id: string; price_id: string; amount_cents: number; created_at: Date }) {
+  await db.insertInto('plan_prices').values(row).onConflict((oc) => oc.columns(['plan_id', 'price_id']).doNothing()).execute();
+}
+
+// ---- Platform subscriptions ----
+
+export function lockPlatformSubscription(trx: Trx, apiId: string) {
+  return trx.selectFrom('platform_subscriptions').selectAll().where('api_id', '=', apiId).forUpdate().executeTakeFirst();
+}
+
+export function platformSubscription(db: Executor, apiId: string) {
+  return db.selectFrom('platform_subscriptions').selectAll().where('api_id', '=', apiId).executeTakeFirst();
+}
+
+export async function savePlatformSubscription(db: Executor, row: { api_id: string; provider_customer_id: string | null; subscription_id: string | null; event_at: Date | null; updated_at: Date }) {
+  await db
+    .insertInto('platform_subscriptions')
+    .values(row)
+    .onConflict((oc) => oc.column('api_id').doUpdateSet({ provider_customer_id: row.provider_customer_id, subscription_id: row.subscription_id, event_at: row.event_at, updated_at: row.updated_at }))
+    .execute();
+}
+
+/** Subscriptions past due since before `cutoff` whose customer still reads past_due (the grace job). */
+export function pastDueBefore(db: Executor, cutoff: Date) {
+  return db
+    .selectFrom('payment_customers as p')
+    .innerJoin('customers as c', (join) => join.onRef('c.id', '=', 'p.customer_id').onRef('c.api_id', '=', 'p.api_id'))
+    .select(['p.api_id', 'p.customer_id'])
+    .where('p.past_due_since', '<', cutoff)
+    .where('c.subscription_status', '=', 'past_due')
+    .limit(1000)
+    .execute();
+}
+
+/** APIs connected to this provider, for the plan sync job. */
+export async function connectedApis(db: Executor, provider: ProviderName): Promise<string[]> {
+  const rows = await db.selectFrom('payment_accounts').select('api_id').where('provider', '=', provider).where('disconnected_at', 'is', null).execute();
+  return rows.map((r) => r.api_id);
+}

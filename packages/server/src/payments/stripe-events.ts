@@ -1,0 +1,146 @@
+import Stripe from 'stripe';
+
+// Stripe's events (and the development provider's, which are the same shapes), verified and read
+// into the few facts Gatehouse acts on. Anything else is recorded and ignored.
+
+/** What one event means to Gatehouse. `at` is the provider's creation time (event ordering). */
+export type PaymentEvent =
+  | { kind: 'account'; accountId: string; livemode: boolean; chargesEnabled: boolean; name: string | null }
+  | { kind: 'account_deauthorized'; accountId: string }
+  | { kind: 'topup_paid'; accountId: string; apiId: string; customerId: string; objectId: string; amountCents: number; providerCustomerId: string | null }
+  | { kind: 'card_saved'; accountId: string; apiId: string; customerId: string; providerCustomerId: string; paymentMethodId: string }
+  | { kind: 'recharge_succeeded'; accountId: string; apiId: string; customerId: string; objectId: string; amountCents: number }
+  | { kind: 'recharge_failed'; accountId: string; apiId: string; customerId: string; objectId: string }
+  | { kind: 'subscription'; accountId: string; apiId: string; customerId: string; planId: string; subscriptionId: string; providerCustomerId: string; status: string; periodEnd: Date | null; cancelAtPeriodEnd: boolean }
+  | { kind: 'invoice_paid'; accountId: string; apiId: string; customerId: string; planId: string; invoiceId: string; subscriptionId: string | null }
+  | { kind: 'platform_subscription'; apiId: string; planCode: string; subscriptionId: string; providerCustomerId: string; status: string; periodEnd: Date | null; cancelAtPeriodEnd: boolean }
+  | { kind: 'ignored'; reason: string };
+
+export interface VerifiedEvent {
+  id: string;
+  type: string;
+  /** The connected account the event happened on; null for the platform's own account. */
+  accountId: string | null;
+  at: Date;
+  meaning: PaymentEvent;
+}
+
+/**
+ * Checks the `Stripe-Signature` header on the raw body with each secret (HMAC-SHA256, compared in
+ * constant time by the library; 5 minutes of tolerance against `nowMs`). Null when none matches.
+ */
+export function verifyEvent(rawBody: Buffer, header: string | undefined, secrets: readonly string[], nowMs: number): Stripe.Event | null {
+  if (!header) return null;
+  for (const secret of secrets) {
+    try {
+      return Stripe.webhooks.constructEvent(rawBody, header, secret, 300, undefined, nowMs);
+    } catch {
+      // not this secret (or not a valid signature at all)
+    }
+  }
+  return null;
+}
+
+type Metadata = Record<string, string> | null | undefined;
+const idOf = (value: string | { id: string } | null | undefined): string | null => (typeof value === 'string' ? value : (value?.id ?? null));
+const seconds = (value: number | null | undefined): Date | null => (typeof value === 'number' ? new Date(value * 1000) : null);
+
+/** Events about customers happen on a connected account and name the API and customer we made them for. */
+function customerFacts(accountId: string | null, metadata: Metadata, kind: string): { accountId: string; apiId: string; customerId: string } | string {
+  if (!accountId) return 'not on a connected account';
+  if (metadata?.gh_kind !== kind) return `not a Gatehouse ${kind}`;
+  if (!metadata.gh_api || !metadata.gh_customer) return 'no API or customer in metadata';
+  return { accountId, apiId: metadata.gh_api, customerId: metadata.gh_customer };
+}
+
+function subscriptionPeriodEnd(subscription: Stripe.Subscription): Date | null {
+  // Newer API versions keep the period on each item; older ones on the subscription.
+  const item = subscription.items?.data?.[0] as (Stripe.SubscriptionItem & { current_period_end?: number }) | undefined;
+  return seconds(item?.current_period_end ?? (subscription as unknown as { current_period_end?: number }).current_period_end);
+}
+
+function readSubscription(event: Stripe.Event, accountId: string | null): PaymentEvent {
+  const subscription = event.data.object as Stripe.Subscription;
+  const metadata = subscription.metadata;
+  const status = event.type === 'customer.subscription.deleted' ? 'canceled' : subscription.status;
+  const common = { subscriptionId: subscription.id, providerCustomerId: idOf(subscription.customer) ?? '', status, periodEnd: subscriptionPeriodEnd(subscription), cancelAtPeriodEnd: !!subscription.cancel_at_period_end };
+  if (metadata?.gh_kind === 'platform') {
+    // A platform plan is bought on the platform's own account only: the same metadata on an
+    // owner's account must not buy anything.
+    if (accountId) return { kind: 'ignored', reason: 'platform subscription on a connected account' };
+    if (!metadata.gh_api || !metadata.gh_platform_plan) return { kind: 'ignored', reason: 'no API or plan in metadata' };
+    return { kind: 'platform_subscription', apiId: metadata.gh_api, planCode: metadata.gh_platform_plan, ...common };
+  }
+  const facts = customerFacts(accountId, metadata, 'subscription');
+  if (typeof facts === 'string') return { kind: 'ignored', reason: facts };
+  if (!metadata?.gh_plan) return { kind: 'ignored', reason: 'no plan in metadata' };
+  return { kind: 'subscription', ...facts, planId: metadata.gh_plan, ...common };
+}
+
+function readInvoice(invoice: Stripe.Invoice, accountId: string | null): PaymentEvent {
+  const legacy = invoice as unknown as { subscription?: string | { id: string }; subscription_details?: { metadata?: Metadata } };
+  const details = invoice.parent?.subscription_details;
+  const metadata = details?.metadata ?? legacy.subscription_details?.metadata;
+  if (metadata?.gh_kind === 'platform') return { kind: 'ignored', reason: 'platform invoices change nothing beyond their subscription' };
+  const facts = customerFacts(accountId, metadata, 'subscription');
+  if (typeof facts === 'string') return { kind: 'ignored', reason: facts };
+  if (!metadata?.gh_plan) return { kind: 'ignored', reason: 'no plan in metadata' };
+  if (!invoice.id) return { kind: 'ignored', reason: 'invoice without an id' };
+  return { kind: 'invoice_paid', ...facts, planId: metadata.gh_plan, invoiceId: invoice.id, subscriptionId: idOf(details?.subscription ?? legacy.subscription) };
+}
+
+function readCheckout(session: Stripe.Checkout.Session, accountId: string | null): PaymentEvent {
+  if (session.mode !== 'payment') return { kind: 'ignored', reason: `${session.mode} sessions are applied by their subscription or setup events` };
+  if (session.payment_status !== 'paid') return { kind: 'ignored', reason: `payment ${session.payment_status}` };
+  const facts = customerFacts(accountId, session.metadata, 'topup');
+  if (typeof facts === 'string') return { kind: 'ignored', reason: facts };
+  if (!Number.isSafeInteger(session.amount_total) || (session.amount_total ?? 0) <= 0) return { kind: 'ignored', reason: 'no amount' };
+  return { kind: 'topup_paid', ...facts, objectId: session.id, amountCents: session.amount_total!, providerCustomerId: idOf(session.customer) };
+}
+
+/** Reads a verified event into what it means to Gatehouse. */
+export function readEvent(event: Stripe.Event): VerifiedEvent {
+  const accountId = event.account ?? null;
+  const base = { id: event.id, type: event.type, accountId, at: new Date(event.created * 1000) };
+  const meaning = ((): PaymentEvent => {
+    switch (event.type) {
+      case 'account.updated': {
+        const account = event.data.object;
+        if (!accountId || account.id !== accountId) return { kind: 'ignored', reason: 'not a connected account' };
+        const name = account.business_profile?.name ?? account.settings?.dashboard?.display_name ?? null;
+        return { kind: 'account', accountId, livemode: event.livemode, chargesEnabled: !!account.charges_enabled, name };
+      }
+      case 'account.application.deauthorized':
+        return accountId ? { kind: 'account_deauthorized', accountId } : { kind: 'ignored', reason: 'not a connected account' };
+      case 'checkout.session.completed':
+      case 'checkout.session.async_payment_succeeded':
+        return readCheckout(event.data.object, accountId);
+      case 'setup_intent.succeeded': {
+        const intent = event.data.object;
+        const facts = customerFacts(accountId, intent.metadata, 'setup');
+        if (typeof facts === 'string') return { kind: 'ignored', reason: facts };
+        const paymentMethodId = idOf(intent.payment_method);
+        const providerCustomerId = idOf(intent.customer);
+        if (!paymentMethodId || !providerCustomerId) return { kind: 'ignored', reason: 'no card or customer' };
+        return { kind: 'card_saved', ...facts, providerCustomerId, paymentMethodId };
+      }
+      case 'payment_intent.succeeded':
+      case 'payment_intent.payment_failed': {
+        const intent = event.data.object;
+        const facts = customerFacts(accountId, intent.metadata, 'auto_recharge');
+        if (typeof facts === 'string') return { kind: 'ignored', reason: facts };
+        if (event.type === 'payment_intent.payment_failed') return { kind: 'recharge_failed', ...facts, objectId: intent.id };
+        return { kind: 'recharge_succeeded', ...facts, objectId: intent.id, amountCents: intent.amount_received };
+      }
+      case 'customer.subscription.created':
+      case 'customer.subscription.updated':
+      case 'customer.subscription.deleted':
+        return readSubscription(event, accountId);
+      case 'invoice.paid':
+        return readInvoice(event.data.object, accountId);
+      default:
+        return { kind: 'ignored', reason: 'not an event Gatehouse acts on' };
+    }
+  })();
+  return { ...base, meaning };
+}

@@ -1,0 +1,77 @@
+import type { ColumnType } from 'kysely';
+
+export type ProviderName = 'stripe' | 'dev';
+
+export interface PaymentAccountsTable {
+  api_id: string;
+  provider: ProviderName;
+  account_id: string;
+  livemode: boolean;
+  charges_enabled: boolean;
+  account_name: string | null;
+  connected_at: Date;
+  disconnected_at: Date | null;
+  status_event_at: Date | null;
+  updated_at: Date;
+}
+
+export interface PaymentEventsTable {
+  provider: ProviderName;
+  event_id: string;
+  type: string;
+  account_id: string | null;
+  outcome: string;
+  received_at: Date;
+}
+
+export interface PaymentCustomersTable {
+  api_id: string;
+  customer_id: string;
+  account_id: string;
+  provider_customer_id: string;
+  payment_method_id: string | null;
+  subscription_id: string | null;
+  subscription_event_at: Date | null;
+  past_due_since: Date | null;
+  updated_at: Date;
+}
+
+export interface PlanPricesTable {
+  plan_id: string;
+  api_id: string;
+  account_id: string;
+  product_id: string;
+  price_id: string;
+  amount_cents: number;
+  created_at: Date;
+}
+
+export interface PlatformSubscriptionsTable {
+  api_id: string;
+  provider_customer_id: string | null;
+  subscription_id: string | null;
+  event_at: Date | null;
+  updated_at: Date;
+}
+
+export interface DevPaymentObjectsTable {
+  id: string;
+  kind: string;
+  account_id: string;
+  data: ColumnType<Record<string, unknown>, string, string>;
+  created_at: Date;
+}
+
+export interface PaymentTables {
+  payment_accounts: PaymentAccountsTable;
+  payment_events: PaymentEventsTable;
+  payment_customers: PaymentCustomersTable;
+  plan_prices: PlanPricesTable;
+  platform_subscriptions: PlatformSubscriptionsTable;
+  dev_payment_objects: DevPaymentObjectsTable;
+}
+
+// This capability's tables join the service's Database type (platform/db/database.ts).
+declare module '../platform/db/database.js' {
+  interface Database extends PaymentTables {}
+}

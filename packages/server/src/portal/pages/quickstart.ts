@@ -1,0 +1,25 @@
+import { html, type SafeHtml } from '../../platform/pages/html.js';
+import type { Tenant } from '../../issuer/tenant.js';
+import type { PortalContext } from '../context.js';
+
+/** A curl line and a Node example calling the owner's API with a key, in its header. */
+export function quickstartSnippets(tenant: Tenant, key: string | null): SafeHtml {
+  const base = tenant.api.api_base_url || 'https://api.example.com';
+  const header = tenant.api.key_header || 'Authorization';
+  const value = key ?? 'YOUR_API_KEY';
+  // A key in Authorization goes as a Bearer token; any other header takes the key itself.
+  const headerValue = header.toLowerCase() === 'authorization' ? `Bearer ${value}` : value;
+  const curl = `curl ${base} \\\n  -H '${header}: ${headerValue}'`;
+  const node = `const response = await fetch('${base}', {\n  headers: { '${header}': '${headerValue}' },\n});\nconsole.log(response.status, await response.text());`;
+  return html`<h2>With curl</h2><pre><code id="curl">${curl}</code></pre><h2>With Node.js</h2><pre><code id="node">${node}</code></pre>`;
+}
+
+export function quickstartPage(ctx: PortalContext) {
+  return ctx.page({
+    title: 'Quickstart',
+    active: '/quickstart',
+    body: html`<h1>Quickstart</h1>
+<p>Send your key in the <code>${ctx.tenant.api.key_header || 'Authorization'}</code> header of every request to ${ctx.tenant.api.name}. Make a key on the <a href="/keys">Keys</a> page; it is shown once, with these examples filled in.</p>
+${quickstartSnippets(ctx.tenant, null)}`,
+  });
+}
