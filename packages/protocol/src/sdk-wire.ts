@@ -20,6 +20,12 @@ export interface WireCustomer {
   usage_policy_id: string | null;
   policy_valid_until: string | null;
   effective: WireEffective;
+  /**
+   * Full shape only: the id usage items name (as `api_key_id`) for requests this customer's people
+   * made with access tokens instead of an API key (an MCP server behind sign-in). A UUID, stable
+   * for the customer's life.
+   */
+  token_key_id?: string;
 }
 
 export interface WireKey {
@@ -37,6 +43,25 @@ export interface WireAllowance {
   hard_cap: boolean;
 }
 
+/** Full shape only: a person of the sign-in service and the customer their calls are metered to. */
+export interface WireMember {
+  person_id: string;
+  customer_id: string;
+}
+
+/** Full shape only: a server access tokens are for (RFC 8707 resource) and the permissions it exposes. */
+export interface WireResourceServer {
+  resource: string;
+  permissions: string[];
+}
+
+/** Full shape only: what a server needs to accept the API's access tokens (spec 4.3). */
+export interface WireSignin {
+  /** The API's issuer identifier: tokens' `iss`, and where its JWKS is (`/oauth/jwks`). */
+  issuer: string;
+  servers: WireResourceServer[];
+}
+
 export interface SnapshotBody {
   generated_at: string;
   tenant_id: string;
@@ -52,6 +77,13 @@ export interface SnapshotBody {
   platform_monthly_allowance: WireAllowance;
   customers: WireCustomer[];
   keys: WireKey[];
+  /** Full shape only (`?shape=full`): the API's sign-in service, for servers that accept its access tokens. */
+  signin?: WireSignin;
+  /**
+   * Full shape only: each person who belongs to a customer, once, with the customer their calls
+   * are metered to; every customer named is in `customers`.
+   */
+  members?: WireMember[];
 }
 
 export type VerifyBody =

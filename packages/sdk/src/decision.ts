@@ -30,7 +30,10 @@ export type DenialReason =
   | 'platform_limit'
   | 'stale_snapshot'
   | 'policy_expired'
-  | 'unavailable';
+  | 'unavailable'
+  | 'invalid_token'
+  | 'insufficient_scope'
+  | 'no_customer';
 
 export interface Admitted {
   ok: true;
@@ -69,6 +72,9 @@ const messages: Record<DenialReason, string> = {
   stale_snapshot: 'The service cannot check keys right now.',
   policy_expired: 'The service cannot check keys right now.',
   unavailable: 'The service cannot check keys right now.',
+  invalid_token: 'The access token is not valid: sign in again.',
+  insufficient_scope: 'The access token lacks a permission this request needs.',
+  no_customer: 'You are signed in, but your account belongs to no customer of this service: sign up in its portal, or ask the customer you work with to invite you.',
 };
 
 export function deny(status: Denied['status'], reason: DenialReason, headers: Record<string, string> = {}): Denied {

@@ -3,3 +3,12 @@ export type { MeterOptions } from './options.js';
 export type { Admission, Admitted, Denied, Decision, DenialReason, MeteredCustomer } from './decision.js';
 export type { MeterMetrics } from './metrics.js';
 export { AuthorizationError, TerminalReportError, TransientError } from './control-client.js';
+export {
+  protectResource,
+  ProtectedResource,
+  type ProtectedResourceOptions,
+  type ProtectedResourceMetadata,
+  type CredentialInput,
+  type GuardedAdmission,
+} from './signin/protected-resource.js';
+export type { VerifiedToken } from './signin/access-token.js';

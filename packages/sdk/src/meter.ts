@@ -54,6 +54,8 @@ export class Meter {
    */
   readonly #seen = new Map<string, KeyEntry>();
   #seenFor: Map<string, KeyEntry> | null = null;
+  /** People a fresh snapshot did not know, until when they are refused without fetching it again. */
+  readonly #unknownPersons = new Map<string, number>();
   #syncing: Promise<void> | null = null;
   #etag: string | null = null;
   #authorizationInvalid = false;
@@ -206,14 +208,64 @@ export class Meter {
     // the snapshot are Gatehouse's own, so only the others need the check.
     if (entry === undefined && PREFIXED_KEY.test(key) && !isWellFormedApiKey(key)) return this.#deny(401, 'invalid_key', null);
     const now = this.options.now();
+    const unfit = this.#snapshotUnfit(now);
+    if (unfit) return unfit;
+    if (entry !== undefined) return this.#admitKey(entry, now);
+    if (this.#lookups.knownUnknown(hash, now)) return this.#deny(401, 'invalid_key', null);
+    return this.#admitUnknown(hash, now);
+  }
+
+  /** 503 while the secret is refused or the snapshot is too old to decide from; null when it is fit. */
+  #snapshotUnfit(now: number): Denied | null {
     if (this.#authorizationInvalid) return this.#deny(503, 'unavailable', null, RETRY_5);
     const age = now - this.state.confirmedAt;
     if (age > this.options.maxStaleMs || (age > this.options.staleAfterMs && !this.options.failOpen)) {
       return this.#deny(503, 'stale_snapshot', null, RETRY_5);
     }
+    return null;
+  }
+
+  /**
+   * Decides a request made with an access token the caller has verified (`protectResource` does):
+   * `sub` names a person of the API's sign-in service, who is metered as the customer they
+   * belong to (snapshot `members`), with that customer's limits, credit and status. A person
+   * missing from the snapshot may have signed up since it was fetched: it is fetched again, at
+   * most once per `negativeCacheTtlMs` for each person, before the answer is 403 `no_customer`.
+   */
+  admitPerson(personId: string): Admission | Promise<Admission> {
+    if (!this.state.loaded) return this.#admitPersonOnceLoaded(personId);
+    const now = this.options.now();
+    const unfit = this.#snapshotUnfit(now);
+    if (unfit) return unfit;
+    const entry = this.state.persons.get(personId);
     if (entry !== undefined) return this.#admitKey(entry, now);
-    if (this.#lookups.knownUnknown(hash, now)) return this.#deny(401, 'invalid_key', null);
-    return this.#admitUnknown(hash, now);
+    return this.#admitUnknownPerson(personId, now);
+  }
+
+  async #admitPersonOnceLoaded(personId: string): Promise<Admission> {
+    await this.ready;
+    if (!this.state.loaded) await this.sync().catch(() => undefined);
+    if (!this.state.loaded) return this.#deny(503, 'unavailable', null, RETRY_5);
+    return this.admitPerson(personId);
+  }
+
+  async #admitUnknownPerson(personId: string, now: number): Promise<Admission> {
+    const until = this.#unknownPersons.get(personId);
+    if (until === undefined || until <= now) {
+      this.#unknownPersons.delete(personId);
+      try {
+        await this.sync();
+      } catch (error) {
+        // Nothing is remembered: whether the person belongs to a customer is not known.
+        this.options.onError(error as Error);
+        return this.#deny(503, 'unavailable', null, RETRY_5);
+      }
+      const entry = this.state.persons.get(personId);
+      if (entry !== undefined) return this.#admitKey(entry, this.options.now());
+      if (this.#unknownPersons.size >= this.options.negativeCacheSize) this.#unknownPersons.delete(this.#unknownPersons.keys().next().value as string);
+      this.#unknownPersons.set(personId, now + this.options.negativeCacheTtlMs);
+    }
+    return this.#deny(403, 'no_customer', null);
   }
 
   /** Remembers a key found in the snapshot; past the bound the oldest goes first. */

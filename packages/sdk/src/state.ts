@@ -1,4 +1,4 @@
-import type { SnapshotBody, WireCustomer } from '@gatehouse/protocol';
+import type { SnapshotBody, WireCustomer, WireSignin } from '@gatehouse/protocol';
 import type { MeteredCustomer } from './decision.js';
 import type { Gcra } from './rate-limiter.js';
 import type { BucketHint } from './usage/recorder.js';
@@ -34,6 +34,8 @@ export interface CustomerView {
   price: number;
   quota: number | null;
   billingModel: string;
+  /** The id token usage is reported under (full shape), or null. */
+  tokenKeyId: string | null;
   /** The customer's local counts (set when the view is placed in the state). */
   local: CustomerLocal | null;
 }
@@ -69,6 +71,7 @@ export function toView(c: WireCustomer): CustomerView {
     price: c.effective.price_per_request_micro,
     quota: c.effective.monthly_quota ?? null,
     billingModel: c.effective.billing_model,
+    tokenKeyId: c.token_key_id ?? null,
     local: null,
   };
 }
@@ -92,6 +95,13 @@ export class MeterState {
   /** When the newest snapshot fetch started: acknowledgements before it may be in its balances. */
   lastFetchStart = 0;
   customers = new Map<string, CustomerView>();
+  /**
+   * People of the sign-in service by person id (a token's `sub`), each as the entry of the
+   * customer their calls are metered to, under the customer's token_key_id (full shape).
+   */
+  persons = new Map<string, KeyEntry>();
+  /** The API's issuer and resource servers (full shape); null before the first snapshot. */
+  signin: WireSignin | null = null;
   readonly local = new Map<string, CustomerLocal>();
 
   get loaded(): boolean {
@@ -150,6 +160,23 @@ export class MeterState {
       keys.set(k.key_hash, { keyId: k.id, customerId: k.customer_id, customer, local: customer?.local ?? this.localOf(k.customer_id), metered: null, meteredFrom: null, bucket: undefined, generation: 0 });
     }
     this.keys = keys;
+    // Entries of their own, not shared with keys: the recorder keeps a bucket hint per entry, and
+    // token usage goes to buckets of the customer's token_key_id.
+    const tokenKeys = new Map<string, KeyEntry>();
+    const persons = new Map<string, KeyEntry>();
+    for (const m of body.members ?? []) {
+      const customer = customers.get(m.customer_id);
+      const keyId = customer?.tokenKeyId;
+      if (!customer || !keyId) continue;
+      let entry = tokenKeys.get(m.customer_id);
+      if (!entry) {
+        entry = { keyId, customerId: m.customer_id, customer, local: customer.local!, metered: null, meteredFrom: null, bucket: undefined, generation: 0 };
+        tokenKeys.set(m.customer_id, entry);
+      }
+      persons.set(m.person_id, entry);
+    }
+    this.persons = persons;
+    this.signin = body.signin ?? null;
     return true;
   }
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MeteredCustomer } from '../decision.js';
 import type { Meter } from '../meter.js';
+import { bearerToken, protectResource, type ProtectedResource, type ProtectedResourceOptions } from '../signin/protected-resource.js';
 import { finishOnHead, headerValue, sendDenial } from './shared.js';
 
 /**
@@ -24,11 +25,6 @@ export interface McpAuthInfo {
 export type McpRequest<Req extends IncomingMessage = IncomingMessage> = Req & { auth?: McpAuthInfo };
 
 const customerField = 'gatehouse';
-
-/** RFC 6750 section 2.1: `Authorization: Bearer <token>`, the scheme compared case-insensitively. */
-function bearerToken(authorization: string | undefined): string | undefined {
-  return authorization ? /^Bearer +(\S+) *$/i.exec(authorization)?.[1] : undefined;
-}
 
 /**
  * The key an MCP request carries: the meter's key header first, else `Authorization: Bearer`,
@@ -101,4 +97,135 @@ export function customerOf(extra: { authInfo?: { extra?: Record<string, unknown>
     throw new Error('gatehouse: this MCP request has no metered customer; wrap the endpoint with withMcpMeter');
   }
   return customer;
+}
+
+// ---- Sign-in: MCP servers agents sign in to (MCP authorization spec; spec 4.3)
+
+/** Options of {@link withMcpSignIn}. */
+export interface McpSignInOptions extends ProtectedResourceOptions {
+  /**
+   * Permissions a tool needs, by tool name: a `tools/call` of that tool with an access token
+   * lacking one is answered 403 `insufficient_scope` naming it, before the MCP server sees it.
+   * Requests with customer keys are not checked (keys carry no permissions).
+   * @example { forecast: 'read:weather', 'set-station': ['read:weather', 'write:weather'] }
+   */
+  toolPermissions?: Record<string, string | readonly string[]>;
+  /** Largest request body read to find the tools called, in bytes; larger ones get 413. @default 4_194_304 */
+  maxBodyBytes?: number;
+}
+
+type BodyCarrier = IncomingMessage & { body?: unknown; rawBody?: Buffer };
+
+class BodyTooLarge extends Error {}
+
+/**
+ * The request's JSON body, read once. The MCP transport (through @hono/node-server) takes a body
+ * already read from `rawBody`, and a handler may pass `req.body` as the parsed body; a body a
+ * framework parsed before us is used as it is.
+ */
+async function jsonBody(req: BodyCarrier, maxBytes: number): Promise<unknown> {
+  if (req.body !== undefined) return req.body;
+  if (req.rawBody instanceof Buffer) return parseOrUndefined(req.rawBody);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > maxBytes) throw new BodyTooLarge();
+    chunks.push(chunk as Buffer);
+  }
+  req.rawBody = Buffer.concat(chunks);
+  const parsed = parseOrUndefined(req.rawBody);
+  if (parsed !== undefined) req.body = parsed;
+  return parsed;
+}
+
+function parseOrUndefined(raw: Buffer): unknown {
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    return undefined; // the transport answers the parse error itself
+  }
+}
+
+/** The permissions the tools called in a JSON-RPC message (or batch) need. */
+function permissionsOfCalls(body: unknown, toolPermissions: Map<string, readonly string[]>): string[] {
+  const needed = new Set<string>();
+  for (const message of Array.isArray(body) ? body : [body]) {
+    const call = message as { method?: unknown; params?: { name?: unknown } } | null;
+    if (call?.method !== 'tools/call' || typeof call.params?.name !== 'string') continue;
+    for (const permission of toolPermissions.get(call.params.name) ?? []) needed.add(permission);
+  }
+  return [...needed];
+}
+
+function serveMetadata(guard: ProtectedResource, req: IncomingMessage, res: ServerResponse): Promise<void> | void {
+  // Browser-based MCP clients read the metadata across origins; it is public and carries no credentials.
+  const cors = { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET', 'access-control-allow-headers': 'mcp-protocol-version' };
+  if (req.method === 'OPTIONS') return void res.writeHead(204, cors).end();
+  if (req.method !== 'GET' && req.method !== 'HEAD') return void res.writeHead(405, { allow: 'GET', ...cors }).end();
+  return guard.metadata().then((metadata) => {
+    if (!metadata) return void res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '5', ...cors }).end(JSON.stringify({ error: 'unavailable', message: 'The service cannot check tokens right now.' }));
+    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=300', ...cors }).end(req.method === 'HEAD' ? undefined : JSON.stringify(metadata));
+  });
+}
+
+/**
+ * An MCP server over streamable HTTP that agents sign in to: wraps the node:http (or Express)
+ * handler that passes requests to `StreamableHTTPServerTransport.handleRequest`, like
+ * {@link withMcpMeter}, and also:
+ * - serves the protected resource metadata (RFC 9728) at `/.well-known/oauth-protected-resource`
+ *   and at its form suffixed with the MCP endpoint's path, naming the API's issuer;
+ * - answers requests without a credential 401 with `WWW-Authenticate: Bearer resource_metadata=…`,
+ *   which is how MCP clients find where to sign in;
+ * - verifies access tokens locally (spec 4.3) and meters each request as the customer the
+ *   token's person belongs to (403 `no_customer` for a person who belongs to none);
+ * - answers 403 `insufficient_scope` to a tool call whose token lacks a permission of `toolPermissions`.
+ * A request with an `Authorization` header is judged by that header alone; customer keys keep
+ * working, in the meter's key header or as `Authorization: Bearer <key>`. Tool handlers read the
+ * customer with {@link customerOf}.
+ * @example
+ * http.createServer(withMcpSignIn(meter, mcpHandler, { resource: 'https://mcp.example.com/mcp', toolPermissions: { forecast: 'read:weather' } }));
+ */
+export function withMcpSignIn<Req extends IncomingMessage, Res extends ServerResponse>(
+  meter: Meter,
+  handler: (req: McpRequest<Req>, res: Res) => unknown,
+  options: McpSignInOptions = {},
+): ((req: Req, res: Res) => Promise<void>) & { guard: ProtectedResource } {
+  const guard = protectResource(meter, options);
+  const toolPermissions = new Map(Object.entries(options.toolPermissions ?? {}).map(([tool, p]) => [tool, typeof p === 'string' ? [p] : [...p]] as const));
+  const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const resourceUrl = new URL(guard.resource);
+  const serve = async (req: Req, res: Res): Promise<void> => {
+    const path = (req.url ?? '/').split('?')[0]!;
+    if (guard.metadataPaths.includes(path)) return serveMetadata(guard, req, res);
+    const keyHeader = meter.options.keyHeader;
+    const scopes = toolPermissions.size > 0 && req.method === 'POST' ? async () => permissionsOfCalls(await jsonBody(req, maxBodyBytes), toolPermissions) : [];
+    let decision;
+    try {
+      decision = await guard.admit({
+        authorization: headerValue(req.headers.authorization),
+        key: keyHeader === 'authorization' ? undefined : headerValue(req.headers[keyHeader]),
+        scopes,
+      });
+    } catch (error) {
+      if (!(error instanceof BodyTooLarge)) throw error;
+      return void res.writeHead(413, { 'content-type': 'application/json', connection: 'close' }).end(JSON.stringify({ error: 'too_large', message: `The request body is larger than ${maxBodyBytes} bytes.` }));
+    }
+    if (!decision.ok) return sendDenial(res, decision);
+    const request = req as McpRequest<Req>;
+    const token = decision.token;
+    request.auth = token
+      ? { token: bearerToken(headerValue(req.headers.authorization)) ?? '', clientId: token.clientId, scopes: token.scopes, expiresAt: token.expiresAt, resource: resourceUrl, extra: { [customerField]: decision.customer, person: token.personId } }
+      : authInfoFor(decision.customer, bearerToken(headerValue(req.headers.authorization)) ?? headerValue(req.headers[keyHeader]) ?? '', request.auth);
+    request.gatehouse = decision.customer;
+    finishOnHead(res, decision);
+    try {
+      await handler(request, res);
+    } catch (error) {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      if (!res.writableEnded) res.end(JSON.stringify({ error: 'internal_error' }));
+      meter.options.onError(error instanceof Error ? error : new Error(String(error)));
+    }
+  };
+  return Object.assign(serve, { guard });
 }

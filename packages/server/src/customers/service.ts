@@ -18,12 +18,13 @@ import { refreshPolicies } from './policies.js';
 import { memberSummaries } from './members.js';
 import * as mails from './mails.js';
 import * as q from './queries.js';
+import type { Selectable, Updateable } from 'kysely';
 import type { CustomersTable, CustomerStatus } from './tables.js';
 
 /** The test customer starts with this much credit and is topped up to it on every new test key. */
 export const TEST_CREDIT_MICRO = 10_000_000;
 
-type CustomerRow = CustomersTable;
+type CustomerRow = Selectable<CustomersTable>;
 
 /** The columns the payments provider's events keep (spec 2.2 CustomerDetail). */
 export type ProviderBilling = Partial<Pick<CustomerRow, 'plan_id' | 'plan_source' | 'provider_customer_id' | 'subscription_status' | 'subscription_period_end' | 'has_card' | 'auto_recharge_failed_at'>>;
@@ -222,7 +223,7 @@ export class CustomerService {
     }
     if (customer.is_test && changes.status === 'suspended') throw new Problem('customer_state', 'The test customer cannot be suspended');
     const updated = await this.db.transaction().execute(async (trx) => {
-      const set: Partial<CustomerRow> = { updated_at: this.clock.now() };
+      const set: Updateable<CustomersTable> = { updated_at: this.clock.now() };
       if (changes.status !== undefined) set.status = changes.status;
       if (changes.notes !== undefined) set.notes = changes.notes;
       if (changes.plan_id !== undefined) {

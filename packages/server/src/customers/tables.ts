@@ -1,4 +1,4 @@
-import type { ColumnType } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 export type CustomerStatus = 'active' | 'pending' | 'suspended';
 
@@ -28,6 +28,8 @@ export interface CustomersTable {
   balance_seq: number;
   usage_policy_id: string | null;
   last_used_at: Date | null;
+  /** The id usage items name for requests the customer's people made with access tokens (migration 0010). */
+  token_key_id: Generated<string>;
   created_at: Date;
   updated_at: Date;
 }

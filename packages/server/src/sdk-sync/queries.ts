@@ -17,6 +17,7 @@ const wireCustomerColumns = [
   'u.monthly_quota',
   'u.billing_model',
   'u.source',
+  'c.token_key_id',
 ] as const;
 
 /** Every customer of an API with its current policy and this month's requests, for a snapshot. */
@@ -38,6 +39,37 @@ export function snapshotKeys(trx: Trx, apiId: string) {
     .where('api_id', '=', apiId)
     .where('revoked_at', 'is', null)
     .orderBy('id')
+    .execute();
+}
+
+/**
+ * Memberships of active people, for the full shape's person-to-customer map: per person, their
+ * memberships of active customers first, then the oldest (snapshot.ts keeps the first of each).
+ */
+export function snapshotMembers(trx: Trx, apiId: string) {
+  return trx
+    .selectFrom('customer_members as cm')
+    .innerJoin('customers as c', 'c.id', 'cm.customer_id')
+    .innerJoin('people as p', 'p.id', 'cm.person_id')
+    .select(['cm.person_id', 'cm.customer_id'])
+    .where('cm.api_id', '=', apiId)
+    .where('p.status', '=', 'active')
+    .orderBy('cm.person_id')
+    .orderBy((eb) => eb.case().when('c.status', '=', 'active').then(0).else(1).end())
+    .orderBy('cm.created_at')
+    .orderBy('cm.customer_id')
+    .execute();
+}
+
+/** The API's resource servers with the permissions each exposes, for the full shape. */
+export function snapshotServerPermissions(trx: Trx, apiId: string) {
+  return trx
+    .selectFrom('resource_servers as s')
+    .leftJoin('server_permissions as p', (join) => join.onRef('p.server_id', '=', 's.id').onRef('p.api_id', '=', 's.api_id'))
+    .select(['s.resource_url', 'p.name'])
+    .where('s.api_id', '=', apiId)
+    .orderBy('s.resource_url')
+    .orderBy('p.name')
     .execute();
 }
 
@@ -76,6 +108,16 @@ export function keysByIds(trx: Trx, apiId: string, ids: string[]) {
     .select(['k.id', 'k.customer_id', 'c.is_test'])
     .where('k.api_id', '=', apiId)
     .where(sql<boolean>`k.id = any(${ids}::uuid[])`)
+    .execute();
+}
+
+/** Customers whose token_key_id a usage report names in place of a key (access-token usage). */
+export function tokenKeysByIds(trx: Trx, apiId: string, ids: string[]) {
+  return trx
+    .selectFrom('customers as c')
+    .select(['c.token_key_id as id', 'c.id as customer_id', 'c.is_test'])
+    .where('c.api_id', '=', apiId)
+    .where(sql<boolean>`c.token_key_id = any(${ids}::uuid[])`)
     .execute();
 }
 

@@ -1,4 +1,4 @@
-import type { SnapshotBody, VerifyBody } from '@gatehouse/protocol';
+import type { SnapshotBody, VerifyBody, WireMember, WireResourceServer } from '@gatehouse/protocol';
 import { createHash } from 'node:crypto';
 import type { Clock } from '../platform/clock.js';
 import { DAY, HOUR } from '../platform/clock.js';
@@ -31,6 +31,32 @@ export interface BuiltSnapshot {
   keys: number;
 }
 
+/** Rows of resource_url and permission name (null for a server without any), as the full shape lists them. */
+function serversOf(rows: { resource_url: string; name: string | null }[]): WireResourceServer[] {
+  const byResource = new Map<string, string[]>();
+  for (const row of rows) {
+    const permissions = byResource.get(row.resource_url) ?? [];
+    if (row.name !== null) permissions.push(row.name);
+    byResource.set(row.resource_url, permissions);
+  }
+  return [...byResource].map(([resource, permissions]) => ({ resource, permissions }));
+}
+
+/**
+ * One customer per person: the first of their memberships in the query's order (an active customer
+ * before others, then the oldest), among the customers this snapshot carries.
+ */
+function firstMembership(rows: { person_id: string; customer_id: string }[], customerIds: Set<string>): WireMember[] {
+  const out: WireMember[] = [];
+  let last = '';
+  for (const row of rows) {
+    if (row.person_id === last || !customerIds.has(row.customer_id)) continue;
+    last = row.person_id;
+    out.push({ person_id: row.person_id, customer_id: row.customer_id });
+  }
+  return out;
+}
+
 /** Builds SDK snapshots and answers key lookups (wire protocol sections 2 and 3). */
 export class SnapshotService {
   constructor(
@@ -53,10 +79,16 @@ export class SnapshotService {
     // Stamp first, then read: the data is at least as new as generated_at, which rises strictly.
     const generatedAt = await this.apis.stampSnapshot(api.id);
     const month = isoDay(monthStart(generatedAt));
-    const { customers, keys } = await this.db
+    const { customers, keys, members, servers } = await this.db
       .transaction()
       .setIsolationLevel('repeatable read')
-      .execute(async (trx) => ({ customers: await q.snapshotCustomers(trx, api.id, month), keys: await q.snapshotKeys(trx, api.id) }));
+      .execute(async (trx) => ({
+        customers: await q.snapshotCustomers(trx, api.id, month),
+        keys: await q.snapshotKeys(trx, api.id),
+        // Only our SDK asks for the full shape; existing SDKs get exactly the wire protocol's.
+        members: full ? await q.snapshotMembers(trx, api.id) : [],
+        servers: full ? await q.snapshotServerPermissions(trx, api.id) : [],
+      }));
     const platform = await this.#platform(api, generatedAt);
     const wireOptions = { full, apiSuspended: api.status === 'suspended', policyValidUntil: policyValidUntil(generatedAt) };
     const customerIds = new Set(customers.map((c) => c.id));
@@ -81,6 +113,7 @@ export class SnapshotService {
       customers: customers.map((c) => toWireCustomer(c, wireOptions)),
       // Every key names a customer in this snapshot, or SDKs refuse the whole snapshot.
       keys: keys.filter((k) => customerIds.has(k.customer_id)),
+      ...(full ? { signin: { issuer: this.apis.portalUrl(api.slug), servers: serversOf(servers) }, members: firstMembership(members, customerIds) } : {}),
     };
     const content = JSON.stringify(body);
     const etag = `"${createHash('sha256').update(content).digest('base64url').slice(0, 32)}"`;

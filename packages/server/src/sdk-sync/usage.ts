@@ -160,6 +160,12 @@ export class UsageService {
       this.#keys.set(`${apiId}|${row.id}`, row);
       found.set(row.id, row);
     }
+    // Usage of people's access tokens names the customer's token_key_id (full snapshot shape).
+    const notKeys = missing.filter((id) => !found.has(id));
+    for (const row of notKeys.length ? await q.tokenKeysByIds(trx, apiId, notKeys) : []) {
+      this.#keys.set(`${apiId}|${row.id}`, row);
+      found.set(row.id, row);
+    }
     return found;
   }
 

@@ -12,6 +12,7 @@ export interface CustomerForWire {
   monthly_quota: number | null;
   billing_model: string | null;
   source: string | null;
+  token_key_id: string;
 }
 
 export interface WireOptions {
@@ -48,5 +49,6 @@ export function toWireCustomer(row: CustomerForWire, options: WireOptions): Wire
       billing_model: (row.billing_model ?? 'none') as WireCustomer['effective']['billing_model'],
       source: (row.source ?? 'payg') as WireCustomer['effective']['source'],
     },
+    ...(options.full ? { token_key_id: row.token_key_id } : {}),
   };
 }
