@@ -22,6 +22,9 @@ export async function findApiAndSettingsBySlug(db: Db, slug: string) {
       'signin_settings.signups as settings_signups',
       'signin_settings.connected_apps as settings_connected_apps',
       'signin_settings.sensitive_permissions_allowed as settings_sensitive_permissions_allowed',
+      'signin_settings.keys_enabled as settings_keys_enabled',
+      'signin_settings.key_prefix as settings_key_prefix',
+      'signin_settings.key_max_lifetime_days as settings_key_max_lifetime_days',
       'signin_settings.updated_at as settings_updated_at',
     ])
     .where('apis.slug', '=', slug)
@@ -29,7 +32,8 @@ export async function findApiAndSettingsBySlug(db: Db, slug: string) {
   if (!row) return undefined;
   const {
     settings_api_id, settings_access_token_ttl_s, settings_refresh_token_ttl_s, settings_session_ttl_s, settings_signups,
-    settings_connected_apps, settings_sensitive_permissions_allowed, settings_updated_at, ...api
+    settings_connected_apps, settings_sensitive_permissions_allowed, settings_keys_enabled, settings_key_prefix, settings_key_max_lifetime_days,
+    settings_updated_at, ...api
   } = row;
   const settings: Selectable<SigninSettingsTable> | null =
     settings_api_id === null
@@ -42,6 +46,9 @@ export async function findApiAndSettingsBySlug(db: Db, slug: string) {
           signups: settings_signups!,
           connected_apps: settings_connected_apps!,
           sensitive_permissions_allowed: settings_sensitive_permissions_allowed!,
+          keys_enabled: settings_keys_enabled!,
+          key_prefix: settings_key_prefix!,
+          key_max_lifetime_days: settings_key_max_lifetime_days,
           updated_at: settings_updated_at!,
         } satisfies Record<keyof SigninSettingsTable, unknown>;
   return { api, settings };
