@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { exchangeCode, webCode } from './issuer-flows.js';
 import { signedInPerson, tenantFetch, type IssuerFixture } from './issuer.js';
 import { SHIPPED_PLATFORM_PLANS } from './platform-plans.js';
+import { startPersonSession } from './signin.js';
 
 /** The shipped catalogue with end-user keys taken off the free plan (growth keeps them). */
 export function catalogueWithoutFreeKeys(): string {
@@ -97,4 +98,10 @@ export function assertKeyError(answer: KeyAnswer, status: number, error: string,
   assert.equal(answer.body?.error, error, answer.text);
   assert.ok(typeof answer.body?.error_description === 'string' && answer.body.error_description.length > 0, 'error_description');
   if (field !== undefined) assert.equal(answer.body?.field, field, answer.text);
+}
+
+/** A new sign-in of the same person (a new session) and an account API token from it. */
+export async function freshToken(f: IssuerFixture, personId: string) {
+  const session = await startPersonSession(f.t, f.apiId, personId);
+  return accountToken(f, `gh_ps=${session.token}`, personId);
 }

@@ -120,3 +120,31 @@ export async function rolesAndPermissions(db: Db, apiId: string, personId: strin
     .execute();
   return { roles: roles.map((role) => role.name), permissions: permissions.map((row) => row.permission) };
 }
+
+/** Every server of an API with the permissions it exposes, in the console's order (end-user key options). */
+export async function serversWithPermissions(db: Db, apiId: string) {
+  const [servers, permissions] = await Promise.all([
+    db.selectFrom('resource_servers').select(['id', 'name', 'resource_url', 'requests_per_minute']).where('api_id', '=', apiId).orderBy('created_at').orderBy('id').execute(),
+    db.selectFrom('server_permissions').select(['server_id', 'name', 'description', 'sensitive']).where('api_id', '=', apiId).orderBy('name').execute(),
+  ]);
+  return servers.map((server) => ({ ...server, permissions: permissions.filter((p) => p.server_id === server.id) }));
+}
+
+/** The permissions a person holds through their roles, per server id. */
+export async function heldPermissionsByServer(db: Db, apiId: string, personId: string): Promise<Map<string, Set<string>>> {
+  const rows = await db
+    .selectFrom('person_roles')
+    .innerJoin('role_permissions', 'role_permissions.role_id', 'person_roles.role_id')
+    .innerJoin('signin_roles', 'signin_roles.id', 'person_roles.role_id')
+    .select(['role_permissions.server_id', 'role_permissions.permission'])
+    .where('signin_roles.api_id', '=', apiId)
+    .where('person_roles.person_id', '=', personId)
+    .execute();
+  const held = new Map<string, Set<string>>();
+  for (const row of rows) {
+    const set = held.get(row.server_id) ?? new Set<string>();
+    set.add(row.permission);
+    held.set(row.server_id, set);
+  }
+  return held;
+}
