@@ -19,6 +19,11 @@ export interface PlatformPlan {
    */
   connected_apps?: boolean;
   /**
+   * End-user API keys (spec 5.6: keys exist only when the owner turns them on and the plan
+   * includes them). A catalogue that leaves it out gives none.
+   */
+  end_user_keys?: boolean;
+  /**
    * The monthly price on the platform's Stripe account (price_…) that sells this plan; without
    * it Stripe cannot sell the plan. The development provider sells every paid plan at its price.
    */
@@ -50,6 +55,6 @@ export class PlatformPlans {
   /** PlatformPlanOut; `purchasable` when the payments provider can sell it (payments/service.ts). */
   toOut(plan: PlatformPlan, purchasable: boolean) {
     const { hard_cap: _hardCap, provider_price_id: _price, ...out } = plan;
-    return { ...out, connected_apps: plan.connected_apps === true, purchasable: purchasable && plan.price_monthly_cents > 0 };
+    return { ...out, connected_apps: plan.connected_apps === true, end_user_keys: plan.end_user_keys === true, purchasable: purchasable && plan.price_monthly_cents > 0 };
   }
 }

@@ -35,6 +35,7 @@ export const PlatformPlanOut = Type.Object({
   teams: Type.Boolean(),
   remove_branding: Type.Boolean(),
   connected_apps: Type.Boolean({ description: 'apps people connect (dynamic registration, client ID metadata documents) may be turned on' }),
+  end_user_keys: Type.Boolean({ description: 'people may make their own API keys (spec 5.6) when the owner turns keys on' }),
   purchasable: Type.Boolean(),
 });
 

@@ -15,6 +15,7 @@ import { registrationRoutes } from './connected-apps/registration-routes.js';
 import { userinfoRoutes } from './protocol/userinfo-routes.js';
 import { logoRoutes } from './pages/logo.js';
 import { registerTenantHook } from './tenant.js';
+import { accountApiRoutes } from '../end-user-keys/account-routes.js';
 
 /** Spec 4.1: these answer cross-origin requests, without credentials. */
 const CORS_PATHS = new Set([
@@ -109,6 +110,7 @@ export function issuerRoutes(services: Services, secureCookies: boolean, alongsi
     await app.register(registrationRoutes(services.registration));
     await app.register(userinfoRoutes({ db, clock, keys }));
     await app.register(introspectRoutes({ db, clock, keys, buckets: services.tokenBuckets }));
+    await app.register(accountApiRoutes({ db, clock, keys, endUserKeys: services.endUserKeys, buckets: services.tokenBuckets }));
     await app.register(logoutRoutes({ db, keys, sessions: services.personSessions, secureCookies }));
     await app.register(logoRoutes(services.logos));
     await app.register(signinPageRoutes({ authorization: services.authorization, accounts: services.personAccounts, sessions: services.personSessions, secureCookies }));

@@ -116,6 +116,8 @@ const routes: Record<string, RouteRule> = {
   // roles and people; admins rotate secrets and signing keys).
   'GET /api/apis/{api}/signin': { access: 'viewer' },
   'PATCH /api/apis/{api}/signin': { access: 'editor' },
+  'GET /api/apis/{api}/signin/key-settings': { access: 'viewer' },
+  'PATCH /api/apis/{api}/signin/key-settings': { access: 'editor' },
   'GET /api/apis/{api}/signin/signing-keys': { access: 'viewer' },
   'POST /api/apis/{api}/signin/signing-keys/rotate': { access: 'admin' },
   'GET /api/apis/{api}/signin/apps': { access: 'viewer' },

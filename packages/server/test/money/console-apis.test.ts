@@ -226,7 +226,7 @@ test('GET /platform/plans lists free, starter, growth and scale', async () => {
   assert.equal(answer.status, 200, answer.text);
   assert.deepEqual(answer.body.plans.map((p: { code: string }) => p.code), ['free', 'starter', 'growth', 'scale']);
   for (const plan of answer.body.plans) {
-    assert.deepEqual(Object.keys(plan).sort(), ['code', 'connected_apps', 'custom_domain', 'max_customers', 'monthly_requests', 'name', 'price_monthly_cents', 'purchasable', 'remove_branding', 'teams']);
+    assert.deepEqual(Object.keys(plan).sort(), ['code', 'connected_apps', 'custom_domain', 'end_user_keys', 'max_customers', 'monthly_requests', 'name', 'price_monthly_cents', 'purchasable', 'remove_branding', 'teams']);
     // Tests run with the development provider, which sells every paid plan (test/payments covers Stripe).
     assert.equal(plan.purchasable, plan.price_monthly_cents > 0);
   }

@@ -22,6 +22,14 @@ export function signinSettingsRoutes(registry: RegistryService, people: PeopleDi
       schema: { tags, summary: 'Change sign-in service settings (editor)', params: ApiParams, body: s.SigninSettingsInBody, response: withProblems({ 200: s.SigninSettingsOut }) },
     }, async (request) => registry.updateSettings(requireCaller(request), request.params.api, request.body));
 
+    app.get(`${base}/key-settings`, {
+      schema: { tags, summary: 'End-user API key settings', params: ApiParams, response: withProblems({ 200: s.KeySettingsOut }) },
+    }, async (request) => registry.keySettings.get(requireCaller(request), request.params.api));
+
+    app.patch(`${base}/key-settings`, {
+      schema: { tags, summary: 'Change end-user API key settings (editor); turning keys on needs a platform plan that includes them', params: ApiParams, body: s.KeySettingsInBody, response: withProblems({ 200: s.KeySettingsOut }, 402) },
+    }, async (request) => unwrap(await registry.keySettings.update(requireCaller(request), request.params.api, request.body)));
+
     app.get(`${base}/signing-keys`, {
       schema: { tags, summary: 'Signing keys, newest first, with how long retired ones stay published', params: ApiParams, response: withProblems({ 200: s.SigningKeysBody }) },
     }, async (request) => ({ keys: await registry.listSigningKeys(requireCaller(request), request.params.api) }));

@@ -31,6 +31,26 @@ export const SigninSettingsInBody = Body({
   sensitive_permissions_allowed: Type.Optional(settingsFields.sensitive_permissions_allowed),
 });
 
+// ---- End-user keys (DESIGN 8 key-settings, spec 4.4 and 5.8)
+
+const keySettingsFields = {
+  enabled: Type.Boolean({ description: 'people may make their own API keys; needs a platform plan that includes them' }),
+  prefix: Type.String({ pattern: '^[a-z][a-z0-9]{1,9}$', description: 'start of new keys: 2 to 10 lowercase letters or digits, starting with a letter; applies to new keys only' }),
+  max_lifetime_days: Type.Union([Type.Integer({ minimum: 1, maximum: 3650 }), Type.Null()], { description: 'longest lifetime of a new key in days; null: no limit, which also allows keys that never expire; applies to new keys only' }),
+  sensitive_permissions_allowed: Type.Boolean({ description: 'keys may carry sensitive permissions; turning it off removes them from every key at its next check' }),
+};
+export const KeySettingsOut = Type.Object({
+  ...keySettingsFields,
+  plan_includes_keys: Type.Boolean({ description: "the API's platform plan includes end-user keys; without it keys answer inactive" }),
+  updated_at: Timestamp,
+});
+export const KeySettingsInBody = Body({
+  enabled: Type.Optional(keySettingsFields.enabled),
+  prefix: Type.Optional(keySettingsFields.prefix),
+  max_lifetime_days: Type.Optional(keySettingsFields.max_lifetime_days),
+  sensitive_permissions_allowed: Type.Optional(keySettingsFields.sensitive_permissions_allowed),
+});
+
 // ---- Apps
 
 const RedirectUri = Type.String({ minLength: 1, maxLength: MAX_REDIRECT_URI_LENGTH, description: 'absolute, no fragment; https, or http on localhost, 127.0.0.1 or [::1]; native apps also a reverse-domain custom scheme' });

@@ -22,6 +22,9 @@ export async function findApiAndSettingsBySlug(db: Db, slug: string) {
       'signin_settings.signups as settings_signups',
       'signin_settings.connected_apps as settings_connected_apps',
       'signin_settings.sensitive_permissions_allowed as settings_sensitive_permissions_allowed',
+      'signin_settings.keys_enabled as settings_keys_enabled',
+      'signin_settings.key_prefix as settings_key_prefix',
+      'signin_settings.key_max_lifetime_days as settings_key_max_lifetime_days',
       'signin_settings.updated_at as settings_updated_at',
     ])
     .where('apis.slug', '=', slug)
@@ -29,7 +32,8 @@ export async function findApiAndSettingsBySlug(db: Db, slug: string) {
   if (!row) return undefined;
   const {
     settings_api_id, settings_access_token_ttl_s, settings_refresh_token_ttl_s, settings_session_ttl_s, settings_signups,
-    settings_connected_apps, settings_sensitive_permissions_allowed, settings_updated_at, ...api
+    settings_connected_apps, settings_sensitive_permissions_allowed, settings_keys_enabled, settings_key_prefix, settings_key_max_lifetime_days,
+    settings_updated_at, ...api
   } = row;
   const settings: Selectable<SigninSettingsTable> | null =
     settings_api_id === null
@@ -42,6 +46,9 @@ export async function findApiAndSettingsBySlug(db: Db, slug: string) {
           signups: settings_signups!,
           connected_apps: settings_connected_apps!,
           sensitive_permissions_allowed: settings_sensitive_permissions_allowed!,
+          keys_enabled: settings_keys_enabled!,
+          key_prefix: settings_key_prefix!,
+          key_max_lifetime_days: settings_key_max_lifetime_days,
           updated_at: settings_updated_at!,
         } satisfies Record<keyof SigninSettingsTable, unknown>;
   return { api, settings };
@@ -112,4 +119,32 @@ export async function rolesAndPermissions(db: Db, apiId: string, personId: strin
     .orderBy('permission')
     .execute();
   return { roles: roles.map((role) => role.name), permissions: permissions.map((row) => row.permission) };
+}
+
+/** Every server of an API with the permissions it exposes, in the console's order (end-user key options). */
+export async function serversWithPermissions(db: Db, apiId: string) {
+  const [servers, permissions] = await Promise.all([
+    db.selectFrom('resource_servers').select(['id', 'name', 'resource_url', 'requests_per_minute']).where('api_id', '=', apiId).orderBy('created_at').orderBy('id').execute(),
+    db.selectFrom('server_permissions').select(['server_id', 'name', 'description', 'sensitive']).where('api_id', '=', apiId).orderBy('name').execute(),
+  ]);
+  return servers.map((server) => ({ ...server, permissions: permissions.filter((p) => p.server_id === server.id) }));
+}
+
+/** The permissions a person holds through their roles, per server id. */
+export async function heldPermissionsByServer(db: Db, apiId: string, personId: string): Promise<Map<string, Set<string>>> {
+  const rows = await db
+    .selectFrom('person_roles')
+    .innerJoin('role_permissions', 'role_permissions.role_id', 'person_roles.role_id')
+    .innerJoin('signin_roles', 'signin_roles.id', 'person_roles.role_id')
+    .select(['role_permissions.server_id', 'role_permissions.permission'])
+    .where('signin_roles.api_id', '=', apiId)
+    .where('person_roles.person_id', '=', personId)
+    .execute();
+  const held = new Map<string, Set<string>>();
+  for (const row of rows) {
+    const set = held.get(row.server_id) ?? new Set<string>();
+    set.add(row.permission);
+    held.set(row.server_id, set);
+  }
+  return held;
 }

@@ -8,6 +8,7 @@ import { signingKeysOf } from '../keys/console-queries.js';
 import type { SigningKeys } from '../keys/signing-keys.js';
 import { ConnectedAppRegistry } from '../connected-apps/console.js';
 import { AppRegistry } from './apps.js';
+import { KeySettingsRegistry } from './key-settings.js';
 import { recordChange, type RegistryDeps } from './common.js';
 import * as q from './queries.js';
 import { RoleRegistry } from './roles.js';
@@ -46,6 +47,8 @@ export class RegistryService {
   readonly roles: RoleRegistry;
   /** Apps people connect (registered, metadata documents): list, block, unblock. */
   readonly connectedApps: ConnectedAppRegistry;
+  /** End-user keys: on or off, prefix, longest lifetime, sensitive permissions. */
+  readonly keySettings: KeySettingsRegistry;
   readonly #deps: RegistryDeps;
 
   constructor(
@@ -60,6 +63,7 @@ export class RegistryService {
     this.servers = new ServerRegistry(this.#deps);
     this.roles = new RoleRegistry(this.#deps);
     this.connectedApps = new ConnectedAppRegistry(this.#deps);
+    this.keySettings = new KeySettingsRegistry(this.#deps);
   }
 
   async getSettings(caller: Caller, apiId: string) {

@@ -12,6 +12,12 @@ export interface SigninSettingsTable {
   signups: Generated<'open' | 'closed'>;
   connected_apps: Generated<'on' | 'off'>;
   sensitive_permissions_allowed: Generated<boolean>;
+  /** End-user keys (DESIGN 8 key-settings): off by default. */
+  keys_enabled: Generated<boolean>;
+  /** The prefix of new keys (spec 4.4). */
+  key_prefix: Generated<string>;
+  /** The longest lifetime of a new key in days; null: no limit, and keys may never expire. */
+  key_max_lifetime_days: Generated<number | null>;
   updated_at: Date;
 }
 

@@ -22,9 +22,18 @@ export interface AccessTokenClaims extends JWTPayload {
 /**
  * Checks one of our access tokens as a server would (spec 4.3: RS256, typ at+jwt, a published
  * kid, iss, exp), then that it is still active (spec 3: its grant not revoked, its person not
- * suspended, its session not ended). Null for anything else.
+ * suspended, its session not ended, its service not paused). Null for anything else.
  */
 export async function activeAccessToken(db: Db, clock: Clock, keys: SigningKeys, tenant: Tenant, token: string): Promise<AccessTokenClaims | null> {
+  const claims = await verifiedAccessToken(db, clock, keys, tenant, token);
+  return claims && tenant.api.status === 'active' ? claims : null;
+}
+
+/**
+ * activeAccessToken without the service's status: the account API lets people list, rename and
+ * revoke their keys while the service is paused (spec 3).
+ */
+export async function verifiedAccessToken(db: Db, clock: Clock, keys: SigningKeys, tenant: Tenant, token: string): Promise<AccessTokenClaims | null> {
   let kid: string | undefined;
   try {
     const header = decodeProtectedHeader(token);
@@ -57,7 +66,6 @@ export async function activeAccessToken(db: Db, clock: Clock, keys: SigningKeys,
   // by refresh after that (iat later than the end) are the point of offline access and stay good.
   if (state.session_ended_at !== null && claims.iat * 1000 <= state.session_ended_at.getTime()) return null;
   if (!state.offline && state.session_expires_at !== null && state.session_expires_at <= clock.now()) return null;
-  if (tenant.api.status !== 'active') return null;
   return claims;
 }
 
