@@ -4,7 +4,7 @@ import { addMs, HOUR } from '../platform/clock.js';
 import type { SecretBox } from '../platform/crypto.js';
 import { sha256Hex } from '../platform/crypto.js';
 import type { Db, Trx } from '../platform/db/database.js';
-import { fail, ok, Problem, type Result } from '../platform/errors.js';
+import { fail, ok, Problem, validationProblem, type Result } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import type { AuditService } from '../audit/service.js';
 import { actorOf, type Caller } from '../console/caller.js';
@@ -77,6 +77,18 @@ export interface ApiUpdate {
   topup_amounts_cents?: number[];
   website_url?: string;
   welcome_credit_micro?: number;
+}
+
+/**
+ * Every offered top-up amount is at least the minimum (issue 13 item 3): the portal offers these
+ * amounts as buttons, and checkout refuses anything below the minimum. The field named is the one
+ * the request changed (the amounts when it changed both), so the owner sees what to fix.
+ */
+function checkTopUpAmounts(amounts: readonly number[], minimum: number, amountsChanged: boolean): void {
+  const below = amounts.filter((amount) => amount < minimum);
+  if (below.length === 0) return;
+  const message = `offered top-up amounts ${below.join(', ')} are below min_topup_cents ${minimum}`;
+  throw amountsChanged ? validationProblem('body.topup_amounts_cents', message, amounts) : validationProblem('body.min_topup_cents', message, minimum);
 }
 
 /** Registered APIs: settings, slug, SDK secret and status (spec 2.1). */
@@ -325,6 +337,13 @@ export class ApiService {
     ) as ApiUpdate;
     if (Object.keys(changed).length === 0) return this.#out(api, role);
     const row = await this.db.transaction().execute(async (trx) => {
+      // Checked on the row as it is under its lock: two updates at once (one lowering an amount,
+      // one raising the minimum) cannot each pass against the other's old value.
+      if ('topup_amounts_cents' in changed || 'min_topup_cents' in changed) {
+        await this.lockForUpdate(trx, apiId);
+        const current = (await q.findApi(trx, apiId))!;
+        checkTopUpAmounts(changed.topup_amounts_cents ?? current.topup_amounts_cents, changed.min_topup_cents ?? current.min_topup_cents, 'topup_amounts_cents' in changed);
+      }
       const updated = await q.updateApi(trx, apiId, { ...changed, ...(changed.name ? { name: changed.name.trim() } : {}), updated_at: this.clock.now() });
       if (limitFields.some((field) => field in changed)) await this.limitsChanged(trx, apiId);
       await this.audit.record(trx, actorOf(caller), {

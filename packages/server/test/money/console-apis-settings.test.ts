@@ -29,11 +29,12 @@ const urlOf = (length: number) => {
 const statusCodes = (n: number) => Array.from({ length: n }, (_, i) => 100 + i);
 const amounts = (n: number) => Array.from({ length: n }, (_, i) => 100 * (i + 1));
 
-// Each field of UpdateAPIInBody with values just inside and just outside its bounds.
-const bounds: { field: string; accepted: unknown[]; refused: unknown[] }[] = [
+// Each field of UpdateAPIInBody with values just inside and just outside its bounds; `first` is set
+// before, where another field's value would refuse a bound (offered top-ups below the minimum).
+const bounds: { field: string; accepted: unknown[]; refused: unknown[]; first?: Record<string, unknown> }[] = [
   { field: 'accent_color', accepted: ['#a1B2c3', '#000000'], refused: ['#12345', '#1234567', 'red', '#12345g', ''] },
   { field: 'billable_status_codes', accepted: [statusCodes(40), [100, 599], []], refused: [statusCodes(41), [99], [600], [200, 200], [200.5], ['200']] },
-  { field: 'min_topup_cents', accepted: [100, 100_000], refused: [99, 100_001, 250.5] },
+  { field: 'min_topup_cents', accepted: [100, 100_000], refused: [99, 100_001, 250.5], first: { topup_amounts_cents: [] } },
   { field: 'price_per_request_micro', accepted: [0, 100_000_000], refused: [-1, 100_000_001] },
   { field: 'rps', accepted: [0, 100_000], refused: [-1, 100_001, '5'] },
   { field: 'monthly_quota', accepted: [0, 9_000_000_000], refused: [-1, null] },
@@ -46,7 +47,7 @@ const bounds: { field: string; accepted: unknown[]; refused: unknown[] }[] = [
   { field: 'privacy_url', accepted: [urlOf(300), ''], refused: [urlOf(301), 'javascript:alert(1)'] },
   { field: 'terms_url', accepted: [urlOf(300), ''], refused: [urlOf(301)] },
   { field: 'website_url', accepted: [urlOf(300), 'http://example.com', ''], refused: [urlOf(301)] },
-  { field: 'topup_amounts_cents', accepted: [[100, 100_000], amounts(10), []], refused: [[99], [100_001], amounts(11), [500, 500]] },
+  { field: 'topup_amounts_cents', accepted: [[100, 100_000], amounts(10), []], refused: [[99], [100_001], amounts(11), [500, 500]], first: { min_topup_cents: 100 } },
   { field: 'secret_prefix', accepted: ['ab', 'abcdefghij', 'k2'], refused: ['a', 'abcdefghijk', '1ab', 'Ab', 'a_b'] },
   { field: 'support_email', accepted: [emailOfLength(254), ''], refused: ['nope', emailOfLength(255)] },
   { field: 'tagline', accepted: ['t'.repeat(200)], refused: ['t'.repeat(201)] },
@@ -56,8 +57,9 @@ const bounds: { field: string; accepted: unknown[]; refused: unknown[] }[] = [
   { field: 'auto_recharge_allowed', accepted: [false, true], refused: ['false'] },
 ];
 
-for (const { field, accepted, refused } of bounds) {
+for (const { field, accepted, refused, first } of bounds) {
   test(`PATCH ${field}: values at the bounds are kept, values past them refused at body.${field}`, async () => {
+    if (first) assert.equal((await patch(first)).status, 200);
     for (const value of accepted) {
       const changed = await patch({ [field]: value });
       assert.equal(changed.status, 200, `${field}=${JSON.stringify(value)}: ${changed.text}`);
