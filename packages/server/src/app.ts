@@ -194,11 +194,14 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
     // Request timeouts and the per-address connection cap (docs/operations.md).
     serverFactory: httpServerFactory(config),
     // A path Fastify cannot decode (bad percent-encoding) is the client's error, answered in the
-    // shape of the face it was sent to rather than as Fastify's own 400.
+    // shape of the face it was sent to rather than as Fastify's own 400. A path parameter over the
+    // router's 100 characters names nothing (every id, slug and token we make is shorter): it gets
+    // the face's own not-found answer, as an unknown id of 100 characters does, not Fastify's 414.
     frameworkErrors: (error, request, reply) => {
       const face = classifyHost(request.headers.host, config.consoleHost, config.portalDomain);
-      if (face.kind === 'tenant') return answerMalformedUrl(request, reply);
-      return sendProblem(reply, request, new Problem('bad_request', error.message));
+      const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      if (face.kind === 'tenant') return tooLong ? answerUnknownPath(request, reply) : answerMalformedUrl(request, reply);
+      return sendProblem(reply, request, tooLong ? new Problem('not_found', 'Nothing here has a path parameter over 100 characters') : new Problem('bad_request', error.message));
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

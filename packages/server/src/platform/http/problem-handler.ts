@@ -26,7 +26,7 @@ const fastifyCodes: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'bad_request',
   GH_JSON_TOO_DEEP: 'malformed_json',
   FST_ERR_BAD_URL: 'bad_request',
-  FST_ERR_MAX_PARAM_LENGTH: 'bad_request',
+  FST_ERR_MAX_PARAM_LENGTH: 'not_found',
 };
 
 /** Every console error leaves as application/problem+json with the spec's ErrorModel (not-found: app.ts, per face). */
