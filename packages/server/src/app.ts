@@ -23,7 +23,7 @@ import type { Clock } from './platform/clock.js';
 import { SecretBox } from './platform/crypto.js';
 import type { DatabaseHandle } from './platform/db/database.js';
 import { Problem } from './platform/errors.js';
-import { classifyHost, type Face } from './platform/http/host.js';
+import { classifyHost, isTenantFace, type Face } from './platform/http/host.js';
 import { logRedact, logSerializers } from './platform/http/logging.js';
 import { httpServerFactory } from './platform/http/server-factory.js';
 import { decodeCookieValue } from './platform/http/cookies.js';
@@ -83,6 +83,11 @@ import { MetadataDocuments } from './issuer/connected-apps/metadata-documents.js
 import { Registration } from './issuer/connected-apps/registration.js';
 import { connectedAppsCleanupJob } from './jobs/connected-apps-cleanup.js';
 import { EndUserKeys } from './end-user-keys/service.js';
+import { DnsChecker } from './domains/dns-check.js';
+import { domainRoutes } from './domains/routes.js';
+import { DomainService } from './domains/service.js';
+import { tlsRoutes } from './domains/tls-routes.js';
+import { domainChecksJob } from './jobs/domain-checks.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -143,7 +148,13 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
     },
     (trx, apiId) => customers.refreshPolicies(trx, apiId),
     { paymentsOut: (apiId) => payments.paymentsOut(apiId), purchasable: (plan) => payments.purchasable(plan) },
+    (api) => domains.domainOut(api),
   );
+  const domains: DomainService = new DomainService(db, clock, audit, apis, new DnsChecker(config.dnsServers, config.customDomains.caaIssuers), rateLimits, {
+    cnameTarget: config.customDomains.cnameTarget,
+    portalDomain: config.portalDomain,
+    consoleHostName: new URL(config.baseUrl).hostname,
+  });
   const ledger = new LedgerService(db, clock, audit, apis);
   const customers: CustomerService = new CustomerService(db, clock, audit, apis, ledger, outbox);
   const customerInvitations = new CustomerInvitations(db, clock, audit, apis, outbox, invitationLimits);
@@ -173,10 +184,10 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   const registration = new Registration(db, clock, apis, clients, tokenBuckets);
   const usage = new UsageService(db, clock, apis, ledger);
   const endUserKeys = new EndUserKeys(db, clock, audit, outbox, platformPlans);
-  const scheduler = new Scheduler(db, [receiptRetentionJob(clock), signinRetentionJob(clock), connectedAppsCleanupJob(clock), planSyncJob(payments), paymentGraceJob(payments)], (job, error) => onError(new Error(`job ${job} failed: ${String(error)}`)));
+  const scheduler = new Scheduler(db, [receiptRetentionJob(clock), signinRetentionJob(clock), connectedAppsCleanupJob(clock), planSyncJob(payments), paymentGraceJob(payments), domainChecksJob(domains)], (job, error) => onError(new Error(`job ${job} failed: ${String(error)}`)));
   return {
     config, clock, db, database: deps.database, devOutbox, metrics, box, rateLimits, outbox, audit, accounts, workspaces, auth,
-    platformPlans, apis, ledger, customers, customerInvitations, customerMembers, customerPortalView, plans, stats, snapshots, usage, scheduler, signingKeys, registry, people,
+    platformPlans, apis, domains, ledger, customers, customerInvitations, customerMembers, customerPortalView, plans, stats, snapshots, usage, scheduler, signingKeys, registry, people,
     personSessions, personAccounts, tokens, authorization, tokenBuckets, logos, payments, devProvider, metadataDocuments, clients, registration, endUserKeys,
   };
 }
@@ -200,7 +211,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
     frameworkErrors: (error, request, reply) => {
       const face = classifyHost(request.headers.host, config.consoleHost, config.portalDomain);
       const tooLong = error.code === 'FST_ERR_MAX_PARAM_LENGTH';
-      if (face.kind === 'tenant') return tooLong ? answerUnknownPath(request, reply) : answerMalformedUrl(request, reply);
+      if (isTenantFace(face)) return tooLong ? answerUnknownPath(request, reply) : answerMalformedUrl(request, reply);
       return sendProblem(reply, request, tooLong ? new Problem('not_found', 'Nothing here has a path parameter over 100 characters') : new Problem('bad_request', error.message));
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -212,9 +223,9 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   const services = buildServices(deps, (line) => app.log.info(line), (error) => app.log.error({ err: error }, 'background task failed'));
   const secureCookies = config.baseUrl.startsWith('https:');
 
-  installProblemHandler(app, { applies: (request) => request.face?.kind === 'tenant', handler: issuerErrorHandler });
+  installProblemHandler(app, { applies: (request) => isTenantFace(request.face), handler: issuerErrorHandler });
   // Each face answers an unknown path in its own shape.
-  app.setNotFoundHandler((request, reply) => (request.face?.kind === 'tenant' ? answerUnknownPath(request, reply) : sendProblem(reply, request, new Problem('not_found'))));
+  app.setNotFoundHandler((request, reply) => (isTenantFace(request.face) ? answerUnknownPath(request, reply) : sendProblem(reply, request, new Problem('not_found'))));
   app.addSchema(ErrorDetail);
   app.addSchema(ErrorModel);
   // parseOptions reach the cookie parser at run time (its types only name the serializer's options,
@@ -254,6 +265,8 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   });
 
   await app.register(operationalRoutes({ db: services.db, metrics: services.metrics, consoleHost: consoleHostPattern(config.consoleHost) }));
+  // The reverse proxy's question before it gets a certificate (Caddy's on-demand TLS `ask`).
+  await app.register(tlsRoutes(services.domains));
 
   // The console face: only on the console host; any other host gets 404 for these paths.
   await app.register(async (consoleApp) => {
@@ -276,6 +289,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       await api.register(planRoutes(services.plans));
       await api.register(statsRoutes(services.stats));
       await api.register(paymentRoutes(services.payments));
+      await api.register(domainRoutes(services.domains));
       await api.register(signinSettingsRoutes(services.registry, services.people));
       api.get('/openapi.json', { ...publicRoute, schema: { hide: true } }, async () => app.swagger());
     }, { prefix: '/api' });

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join, resolve } from 'node:path';
 
 /** Every setting of the server, read once at start (DESIGN section 4). */
@@ -33,6 +34,10 @@ export interface Config {
   maxConnectionsPerAddress: number;
   /** The payments provider (issue 13): Stripe, the development provider, or none. */
   payments: PaymentsConfig;
+  /** Resolvers custom domain checks ask (`ip` or `ip:port`); empty: the system's. */
+  dnsServers: string[];
+  /** Custom domains (issue 17): where owners point them, and the authorities CAA must allow. */
+  customDomains: { cnameTarget: string; caaIssuers: string[] };
 }
 
 export type PaymentsConfig =
@@ -111,6 +116,28 @@ function paymentsConfig(env: Env, production: boolean): PaymentsConfig {
   return { kind: 'dev' };
 }
 
+const HOST_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/;
+
+/** DNS_SERVERS: addresses with an optional port, `[v6]:port` for IPv6 with a port; comma separated. */
+function dnsServers(env: Env): string[] {
+  const servers = (env.DNS_SERVERS || '').split(',').map((s) => s.trim()).filter(Boolean);
+  for (const server of servers) {
+    const match = /^\[([^\]]+)\](?::(\d+))?$/.exec(server) ?? /^([^:]+)(?::(\d+))?$/.exec(server) ?? [server, server, undefined];
+    const [, address, port] = match;
+    const portOk = port === undefined || (Number(port) >= 1 && Number(port) <= 65535);
+    if (!isIP(address!) || !portOk) throw new ConfigError('DNS_SERVERS', `"${server}" is not an IP address with an optional port (1.1.1.1, 127.0.0.1:5353, [::1]:5353)`);
+  }
+  return servers;
+}
+
+function customDomains(env: Env, portalDomain: string): Config['customDomains'] {
+  const cnameTarget = (env.CUSTOM_DOMAIN_CNAME_TARGET || `domains.${portalDomain}`).toLowerCase().replace(/\.$/, '');
+  if (!HOST_NAME.test(cnameTarget)) throw new ConfigError('CUSTOM_DOMAIN_CNAME_TARGET', 'must be a host name');
+  const caaIssuers = (env.CUSTOM_DOMAIN_CAA_ISSUERS || 'letsencrypt.org,sectigo.com').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  if (!caaIssuers.length || caaIssuers.some((issuer) => !HOST_NAME.test(issuer))) throw new ConfigError('CUSTOM_DOMAIN_CAA_ISSUERS', 'must be CAA issuer domains, comma separated (letsencrypt.org,sectigo.com)');
+  return { cnameTarget, caaIssuers };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const production = env.NODE_ENV === 'production';
   const port = integer(env, 'PORT', 8080, 0, 65535);
@@ -160,5 +187,7 @@ export function loadConfig(env: Env = process.env): Config {
     requestTimeoutS,
     maxConnectionsPerAddress,
     payments: paymentsConfig(env, production),
+    dnsServers: dnsServers(env),
+    customDomains: customDomains(env, portalDomain),
   };
 }

@@ -17,6 +17,7 @@ import { newSdkSecret } from './sdk-secret.js';
 import { prefixFromSlug, slugCandidate, slugFromName, slugProblem, slugReasons } from './slug.js';
 import type { ApisTable, PlanStatus } from './tables.js';
 import { isUniqueViolation } from '../platform/db/errors.js';
+import type { DomainOutShape } from '../domains/service.js';
 
 export type ApiRow = Awaited<ReturnType<typeof q.findApi>> & {};
 
@@ -41,6 +42,9 @@ export interface PaymentsView {
   paymentsOut(apiId: string): Promise<PaymentsOutShape>;
   purchasable(plan: PlatformPlan): boolean;
 }
+
+/** What the domains capability tells ApiOut: spec 2.1 DomainOut (domains/service.ts). */
+export type DomainView = (api: ApiRow) => Promise<DomainOutShape>;
 
 /** The platform plan state an API's platform subscription sets (payments/platform-billing.ts). */
 export interface PlatformPlanState {
@@ -104,11 +108,13 @@ export class ApiService {
     private readonly summaryCounts: SummaryCounts,
     private readonly limitsChanged: LimitsChanged,
     private readonly payments: PaymentsView,
+    private readonly domainOut: DomainView,
   ) {}
 
-  /** ApiOut with the payments connection read. */
+  /** ApiOut with the payments connection and the custom domain read. */
   async #out(api: ApiRow, role: Role) {
-    return this.toApiOut(api, role, await this.payments.paymentsOut(api.id));
+    const [payments, domain] = await Promise.all([this.payments.paymentsOut(api.id), this.domainOut(api)]);
+    return this.toApiOut(api, role, payments, domain);
   }
 
   /** PlatformPlanOut: purchasable where the payments provider can sell the plan. */
@@ -164,7 +170,7 @@ export class ApiService {
     return `${base.protocol}//${slug}.${this.urls.portalDomain}${base.port ? `:${base.port}` : ''}`;
   }
 
-  toApiOut(api: ApiRow, role: Role, payments: PaymentsOutShape) {
+  toApiOut(api: ApiRow, role: Role, payments: PaymentsOutShape, domain: DomainOutShape) {
     const plan = this.platformPlans.get(api.platform_plan);
     const iso = (d: Date | null) => (d ? d.toISOString() : undefined);
     const optional = {
@@ -207,8 +213,7 @@ export class ApiService {
       low_balance_micro: api.low_balance_micro,
       auto_recharge_allowed: api.auto_recharge_allowed,
       secret_prefix: api.secret_prefix,
-      // Custom domains are a capability of their own; until it is built this reports its empty state.
-      domain: { status: 'none', cname_target: `domains.${this.urls.portalDomain}`, allowed: plan.custom_domain },
+      domain,
       plan: this.platformPlanOut(plan),
       plan_status: api.plan_status,
       payments,

@@ -80,7 +80,7 @@ export function issuerRoutes(services: Services, secureCookies: boolean, alongsi
       route.schema = { ...(route.schema ?? {}), hide: true };
     });
     await app.register(formbody, { bodyLimit: 64 * 1024 });
-    registerTenantHook(app, { db, clock, apis: services.apis });
+    registerTenantHook(app, { db, clock, apis: services.apis, domains: services.domains });
 
     app.addHook('onRequest', async (request, reply) => {
       if (!CORS_PATHS.has(request.url.split('?')[0]!)) return;

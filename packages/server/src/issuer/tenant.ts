@@ -1,15 +1,23 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ApiRow, ApiService } from '../apis/service.js';
+import type { DomainService } from '../domains/service.js';
 import type { Clock } from '../platform/clock.js';
 import type { Db } from '../platform/db/database.js';
-import { findApiAndSettingsBySlug } from './registry/lookups.js';
+import { findApiAndSettingsById, findApiAndSettingsBySlug } from './registry/lookups.js';
 import { loadSettings, type SigninSettings } from './registry/settings.js';
 
 /** The API whose sign-in service a request reached, with its issuer identifier and settings. */
 export interface Tenant {
   api: ApiRow;
-  /** The issuer identifier: the tenant host's origin, no trailing slash (RFC 8414 2). */
+  /**
+   * The issuer identifier of the host reached: the portal host's origin, or `https://<domain>` on
+   * an active custom domain (TLS is the proxy's there); no trailing slash (RFC 8414 2).
+   */
   issuer: string;
+  /** Which of the API's addresses this is: grants, codes and tokens of the other are refused here. */
+  host: 'portal' | 'custom';
+  /** The issuer of the API's portal host, which serves it whatever its custom domain does. */
+  portalIssuer: string;
   settings: SigninSettings;
   branding: { name: string; logoUrl: string | null; accentColor: string };
 }
@@ -25,21 +33,31 @@ declare module 'fastify' {
 export class UnknownTenant extends Error {}
 
 /**
- * Resolves the API of a tenant host (`<slug>.PORTAL_DOMAIN`) for every request of the tenant face.
- * Any other host gets 404 from these routes: a tenant's data is reachable only through its host.
+ * Resolves the API of a tenant host for every request of the tenant face: `<slug>.PORTAL_DOMAIN`,
+ * or an active custom domain (issue 17). Any other host gets 404 from these routes: a tenant's
+ * data is reachable only through its hosts. Nothing is cached: a domain set, failed or removed
+ * is served, or not, from the next request on.
  */
-export function registerTenantHook(app: FastifyInstance, deps: { db: Db; clock: Clock; apis: ApiService }) {
+export function registerTenantHook(app: FastifyInstance, deps: { db: Db; clock: Clock; apis: ApiService; domains: DomainService }) {
   app.decorateRequest('tenant', null as never);
   app.addHook('onRequest', async (request: FastifyRequest, reply) => {
     const face = request.face;
-    const found = face.kind === 'tenant' ? await findApiAndSettingsBySlug(deps.db, face.slug) : undefined;
+    let found: Awaited<ReturnType<typeof findApiAndSettingsBySlug>>;
+    if (face.kind === 'tenant') found = await findApiAndSettingsBySlug(deps.db, face.slug);
+    else if (face.kind === 'custom') {
+      const apiId = await deps.domains.servedApiId(face.domain);
+      found = apiId ? await findApiAndSettingsById(deps.db, apiId) : undefined;
+    }
     if (!found) {
       return reply.status(404).type('text/plain; charset=utf-8').header('cache-control', 'no-store').send('Not found');
     }
     const { api } = found;
+    const portalIssuer = deps.apis.portalUrl(api.slug);
     request.tenant = {
       api,
-      issuer: deps.apis.portalUrl(api.slug),
+      issuer: face.kind === 'custom' ? `https://${face.domain}` : portalIssuer,
+      host: face.kind === 'custom' ? 'custom' : 'portal',
+      portalIssuer,
       // Made on first read, as loadSettings does.
       settings: found.settings ?? (await loadSettings(deps.db, deps.clock, api.id)),
       branding: { name: api.name, logoUrl: api.logo_url, accentColor: api.accent_color },

@@ -28,6 +28,8 @@ export const errorCatalog = {
   resource_taken: { status: 409, title: 'A server with this resource URL exists' },
   role_name_taken: { status: 409, title: 'A role with this name exists' },
   balance_out_of_range: { status: 409, title: 'The balance would pass the bound of every amount' },
+  domain_taken: { status: 409, title: 'Another API serves this domain' },
+  domain_not_set: { status: 409, title: 'No custom domain is set' },
   plan_limit: { status: 402, title: 'Your platform plan allows no more of these' },
   payments_not_configured: { status: 409, title: 'Payments are not set up on this service' },
   payments_not_ready: { status: 409, title: 'This API cannot take payments yet' },

@@ -8,7 +8,7 @@ import { formBody } from '../platform/pages/forms.js';
 import { textFault } from '../platform/text.js';
 import { clearPersonSessionCookie } from '../issuer/people/sessions.js';
 import { OAuthError } from '../issuer/protocol/oauth-error.js';
-import { portalApp } from '../issuer/registry/portal-app.js';
+import { PORTAL_CALLBACK_PATH, portalApp } from '../issuer/registry/portal-app.js';
 import { sendStatePage, signInPath, type PortalDeps } from './context.js';
 
 /** A path on this host to return to after signing in: anything else (another host, `//x`) is `/`. */
@@ -30,13 +30,13 @@ export function portalAuthRoutes(deps: PortalDeps) {
       const query = request.query as Record<string, unknown>;
       const email = typeof query.email === 'string' && query.email.length <= 254 && textFault(query.email) === null ? query.email : null;
       const pending = { state: randomToken(), verifier: randomToken(), nonce: randomToken(), next: localPath(query.next) };
-      const client = await portalApp(deps.db, deps.clock, tenant.api.id, tenant.issuer);
+      const client = await portalApp(deps.db, deps.clock, tenant.api.id, tenant.issuer, tenant.portalIssuer);
       deps.portal.beginSignIn(reply, pending);
       const url = new URL(tenant.issuer + '/oauth/authorize');
       url.search = new URLSearchParams({
         response_type: 'code',
         client_id: client.id,
-        redirect_uri: client.redirect_uris[0]!,
+        redirect_uri: tenant.issuer + PORTAL_CALLBACK_PATH,
         scope: 'openid profile email',
         state: pending.state,
         nonce: pending.nonce,
@@ -62,11 +62,11 @@ export function portalAuthRoutes(deps: PortalDeps) {
         return retry(query.error === 'access_denied' ? 'The sign-in was declined.' : 'The sign-in service could not sign you in right now.', 403);
       }
       if (typeof query.code !== 'string' || query.code.length > 200) return retry('The answer carried no code.');
-      const client = await portalApp(deps.db, deps.clock, tenant.api.id, tenant.issuer);
+      const client = await portalApp(deps.db, deps.clock, tenant.api.id, tenant.issuer, tenant.portalIssuer);
       let idToken: string | undefined;
       try {
         const tokens = await deps.tokens.exchangeCode(tenant, { id: client.id, refresh_tokens: false }, {
-          code: query.code, redirectUri: client.redirect_uris[0]!, codeVerifier: pending.verifier, resource: null,
+          code: query.code, redirectUri: tenant.issuer + PORTAL_CALLBACK_PATH, codeVerifier: pending.verifier, resource: null,
         });
         idToken = tokens.id_token;
       } catch (error) {

@@ -111,6 +111,12 @@ const routes: Record<string, RouteRule> = {
   'DELETE /api/apis/{api}/payments': { access: 'admin' },
   'POST /api/apis/{api}/payments/connect': { access: 'admin' },
   'POST /api/apis/{api}/plan/checkout': { access: 'owner', body: { plan_code: 'starter' } },
+  // Custom domains (DESIGN 6: admins manage domains). The fixture's API is on the free plan, so
+  // a caller with the role gets 402 or 409, past the checks this suite is about.
+  'GET /api/apis/{api}/domain': { access: 'viewer' },
+  'PUT /api/apis/{api}/domain': { access: 'admin', body: { domain: 'login.guarded.example' } },
+  'POST /api/apis/{api}/domain/check': { access: 'admin' },
+  'DELETE /api/apis/{api}/domain': { access: 'admin' },
 
   // The sign-in service of an API (DESIGN 8: editors change sign-in settings, apps, servers,
   // roles and people; admins rotate secrets and signing keys).

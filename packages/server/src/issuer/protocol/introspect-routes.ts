@@ -6,7 +6,8 @@ import type { TokenBuckets } from '../../platform/token-bucket.js';
 import type { SigningKeys } from '../keys/signing-keys.js';
 import type { Tenant } from '../tenant.js';
 import { activeAccessToken, audienceList } from '../tokens/access-token.js';
-import { refreshTokenState } from '../tokens/queries.js';
+import { issuedAt, refreshTokenState } from '../tokens/queries.js';
+import { issuerMatch } from '../tokens/service.js';
 import { authenticateIntrospector, presentedCredentials, type AuthenticatedClient } from './client-auth.js';
 import { networkOf } from '../../platform/http/network.js';
 import { OAuthError } from './oauth-error.js';
@@ -28,6 +29,8 @@ export function introspectRoutes(deps: { db: Db; clock: Clock; keys: SigningKeys
     const state = await refreshTokenState(deps.db, tenant.api.id, sha256Hex(token));
     if (!state || state.token_used_at || state.token_expires_at <= deps.clock.now()) return INACTIVE;
     if (state.revoked_at || state.person_status !== 'active' || state.client_id !== caller.app.id || tenant.api.status !== 'active') return INACTIVE;
+    // Issue 17: a refresh token is active only at the issuer that made it.
+    if (!issuedAt(state.issuer, issuerMatch(tenant))) return INACTIVE;
     return {
       active: true,
       token_use: 'refresh_token',

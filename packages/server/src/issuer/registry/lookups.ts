@@ -9,7 +9,16 @@ import type { SigninSettingsTable } from './tables.js';
  * every request): the same row as ApiService.findBySlug, and the settings row or null when none
  * was made yet. Settings columns are aliased (`updated_at` is a column of both tables).
  */
-export async function findApiAndSettingsBySlug(db: Db, slug: string) {
+export function findApiAndSettingsBySlug(db: Db, slug: string) {
+  return findApiAndSettings(db, 'slug', slug);
+}
+
+/** The same for an API found by its id (a custom domain's). */
+export function findApiAndSettingsById(db: Db, apiId: string) {
+  return findApiAndSettings(db, 'id', apiId);
+}
+
+async function findApiAndSettings(db: Db, column: 'slug' | 'id', value: string) {
   const row = await db
     .selectFrom('apis')
     .leftJoin('signin_settings', 'signin_settings.api_id', 'apis.id')
@@ -27,7 +36,7 @@ export async function findApiAndSettingsBySlug(db: Db, slug: string) {
       'signin_settings.key_max_lifetime_days as settings_key_max_lifetime_days',
       'signin_settings.updated_at as settings_updated_at',
     ])
-    .where('apis.slug', '=', slug)
+    .where(`apis.${column}`, '=', value)
     .executeTakeFirst();
   if (!row) return undefined;
   const {

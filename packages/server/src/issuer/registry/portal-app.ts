@@ -8,20 +8,30 @@ export const PORTAL_CALLBACK_PATH = '/auth/callback';
 /**
  * The portal's client of its own API's issuer: a web app of origin 'portal', one per API, made on
  * first use. It has no secret, so nobody can spend its codes at the token endpoint: the portal
- * exchanges them in-process. Its one redirect URI follows the issuer's address.
+ * exchanges them in-process. Its redirect URIs follow the addresses the portal is served at: the
+ * portal host's always, and the custom domain's once the portal is used there (issue 17); a
+ * custom domain replaced by another leaves with the first use of the new one.
+ *
+ * @param issuer the issuer of the host the request reached
+ * @param portalIssuer the issuer of the API's portal host
  */
-export async function portalApp(db: Db, clock: Clock, apiId: string, issuer: string) {
-  const redirectUri = issuer + PORTAL_CALLBACK_PATH;
+export async function portalApp(db: Db, clock: Clock, apiId: string, issuer: string, portalIssuer: string = issuer) {
+  const issuers = [...new Set([portalIssuer, issuer])];
+  const redirectUris = issuers.map((origin) => origin + PORTAL_CALLBACK_PATH);
   const found = await db.selectFrom('oauth_apps').selectAll().where('api_id', '=', apiId).where('origin', '=', 'portal').executeTakeFirst();
-  if (found && found.redirect_uris.length === 1 && found.redirect_uris[0] === redirectUri) return found;
+  // At the portal host, its own address is enough (a custom domain's stays, so the hosts never
+  // undo each other); at a custom domain, the two addresses and no older one.
+  const current = (uris: string[]) =>
+    issuer === portalIssuer ? uris.includes(redirectUris[0]!) : uris.length === redirectUris.length && redirectUris.every((uri) => uris.includes(uri));
+  if (found && current(found.redirect_uris)) return found;
   const now = clock.now();
   if (found) {
-    return db.updateTable('oauth_apps').set({ redirect_uris: [redirectUri], post_logout_redirect_uris: [issuer + '/'], updated_at: now }).where('id', '=', found.id).returningAll().executeTakeFirstOrThrow();
+    return db.updateTable('oauth_apps').set({ redirect_uris: redirectUris, post_logout_redirect_uris: issuers.map((origin) => origin + '/'), updated_at: now }).where('id', '=', found.id).returningAll().executeTakeFirstOrThrow();
   }
   await db
     .insertInto('oauth_apps')
     .values({
-      id: newId('app'), api_id: apiId, name: 'Customer portal', kind: 'web', origin: 'portal', redirect_uris: [redirectUri], post_logout_redirect_uris: [issuer + '/'],
+      id: newId('app'), api_id: apiId, name: 'Customer portal', kind: 'web', origin: 'portal', redirect_uris: redirectUris, post_logout_redirect_uris: issuers.map((origin) => origin + '/'),
       refresh_tokens: false, own_app: false, secret_hash: null, previous_secret_hash: null, previous_secret_valid_until: null, blocked: false, last_used_at: null, created_at: now, updated_at: now,
     })
     // Two first visits at once: the unique index keeps one, and both read it back.

@@ -4,7 +4,7 @@ import type { Db } from '../../platform/db/database.js';
 import type { SigningKeys } from '../keys/signing-keys.js';
 import type { Tenant } from '../tenant.js';
 import { grantIdOfJti } from './minting.js';
-import { grantState } from './queries.js';
+import { grantState, issuedAt } from './queries.js';
 
 export interface AccessTokenClaims extends JWTPayload {
   iss: string;
@@ -62,6 +62,8 @@ export async function verifiedAccessToken(db: Db, clock: Clock, keys: SigningKey
   if (!grantId) return null;
   const state = await grantState(db, tenant.api.id, grantId);
   if (!state || state.revoked_at || state.person_status !== 'active' || state.client_id !== claims.client_id) return null;
+  // The iss claim was checked above; the grant must be of this issuer too (issue 17).
+  if (!issuedAt(state.issuer, { issuer: tenant.issuer, legacy: tenant.host === 'portal' })) return null;
   // Spec 3: an access token is inactive once its session ended. Tokens an offline grant mints
   // by refresh after that (iat later than the end) are the point of offline access and stay good.
   if (state.session_ended_at !== null && claims.iat * 1000 <= state.session_ended_at.getTime()) return null;

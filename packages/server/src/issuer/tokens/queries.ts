@@ -1,8 +1,28 @@
-import type { Insertable } from 'kysely';
+import type { ExpressionBuilder, Insertable } from 'kysely';
 import type { Db, Trx } from '../../platform/db/database.js';
 import type { AuthorizationCodesTable, RefreshTokensTable, TokenGrantsTable } from './tables.js';
 
 type Executor = Db | Trx;
+
+/**
+ * The issuer a request reached, as grants are matched against it: a grant is spent only at the
+ * issuer it was made at. Grants from before issuers were recorded (null) were all made at the
+ * portal host, so only the portal host (`legacy`) accepts them.
+ */
+export interface IssuerMatch {
+  issuer: string;
+  legacy: boolean;
+}
+
+/** Whether a grant recorded with `grantIssuer` belongs to the issuer a request reached. */
+export function issuedAt(grantIssuer: string | null, at: IssuerMatch): boolean {
+  return grantIssuer === null ? at.legacy : grantIssuer === at.issuer;
+}
+
+function sameIssuer(at: IssuerMatch) {
+  return (eb: ExpressionBuilder<any, any>) =>
+    at.legacy ? eb.or([eb('g.issuer', '=', at.issuer), eb('g.issuer', 'is', null)]) : eb('g.issuer', '=', at.issuer);
+}
 
 export async function insertPushedAuthorization(db: Executor, row: { request_uri_hash: string; api_id: string; client_id: string; params: Record<string, string>; expires_at: Date }) {
   await db.insertInto('pushed_authorizations').values({ ...row, params: JSON.stringify(row.params) }).execute();
@@ -75,7 +95,7 @@ const GRANT_AND_PERSON = [
  * own: of two concurrent takes, the second waits for the first's row lock, re-checks
  * `used_at is null` and finds nothing, so no transaction (and no BEGIN/COMMIT) is needed.
  */
-export function takeCode(db: Executor, apiId: string, codeHash: string, clientId: string, now: Date) {
+export function takeCode(db: Executor, apiId: string, codeHash: string, clientId: string, at: IssuerMatch, now: Date) {
   return db
     .updateTable('authorization_codes as c')
     .from(['token_grants as g', 'people as p'])
@@ -86,6 +106,7 @@ export function takeCode(db: Executor, apiId: string, codeHash: string, clientId
     .where('c.code_hash', '=', codeHash)
     .where('c.used_at', 'is', null)
     .where('g.client_id', '=', clientId)
+    .where(sameIssuer(at))
     .returning(['c.expires_at', 'c.redirect_uri', 'c.code_challenge', 'c.nonce', ...GRANT_AND_PERSON])
     .executeTakeFirst();
 }
@@ -103,7 +124,7 @@ export async function insertRefreshToken(db: Executor, row: Insertable<RefreshTo
 }
 
 /** Marks a refresh token used (it rotates on every use) and answers it with its grant and person, as takeCode does. */
-export function takeRefreshToken(db: Executor, apiId: string, tokenHash: string, clientId: string, now: Date) {
+export function takeRefreshToken(db: Executor, apiId: string, tokenHash: string, clientId: string, at: IssuerMatch, now: Date) {
   return db
     .updateTable('refresh_tokens as r')
     .from(['token_grants as g', 'people as p'])
@@ -114,6 +135,7 @@ export function takeRefreshToken(db: Executor, apiId: string, tokenHash: string,
     .where('r.token_hash', '=', tokenHash)
     .where('r.used_at', 'is', null)
     .where('g.client_id', '=', clientId)
+    .where(sameIssuer(at))
     .returning(['r.expires_at', ...GRANT_AND_PERSON])
     .executeTakeFirst();
 }
@@ -157,6 +179,7 @@ function grantStateQuery(db: Executor, apiId: string) {
       'token_grants.offline',
       'token_grants.revoked_at',
       'token_grants.created_at',
+      'token_grants.issuer',
       'people.status as person_status',
       'person_sessions.ended_at as session_ended_at',
       'person_sessions.expires_at as session_expires_at',

@@ -62,6 +62,11 @@ function narrowedScopes(granted: string[], scope: string | null): string[] {
   return granted.filter((name) => asked.includes(name));
 }
 
+/** The issuer a request reached, as grants are matched against it (tokens/queries.ts). */
+export function issuerMatch(tenant: Tenant): q.IssuerMatch {
+  return { issuer: tenant.issuer, legacy: tenant.host === 'portal' };
+}
+
 /** Grants, codes and tokens: what a sign-in gives an app, and its exchange for tokens. */
 export class TokenService {
   constructor(
@@ -88,6 +93,8 @@ export class TokenService {
         auth_time: session.authTime,
         amr: session.amr,
         created_at: now,
+        // Codes and refresh tokens of this grant are spent only at this issuer (issue 17).
+        issuer: tenant.issuer,
       });
       await q.insertCode(trx, {
         code_hash: sha256Hex(code),
@@ -106,7 +113,7 @@ export class TokenService {
   async exchangeCode(tenant: Tenant, app: TokenClient, input: { code: string; redirectUri: string; codeVerifier: string; resource: string | null }): Promise<TokenResponse> {
     const now = this.clock.now();
     const codeHash = sha256Hex(input.code);
-    const taken = await q.takeCode(this.db, tenant.api.id, codeHash, app.id, now);
+    const taken = await q.takeCode(this.db, tenant.api.id, codeHash, app.id, issuerMatch(tenant), now);
     // OAuth 2.1 4.1.3: a code used twice means it leaked; what it issued is revoked.
     if (!taken) return this.#refuseUnspent(tenant, 'code', await q.findCode(this.db, tenant.api.id, codeHash), now);
     if (taken.expires_at <= now) throw new OAuthError('invalid_grant', 'The code has expired');
@@ -127,12 +134,12 @@ export class TokenService {
     // there is nothing to refuse, so the usual refresh skips this read.
     if (input.resource !== null || input.scope !== null) {
       const presentedGrant = await q.refreshTokenState(this.db, tenant.api.id, tokenHash);
-      if (presentedGrant && !presentedGrant.token_used_at && presentedGrant.client_id === app.id) {
+      if (presentedGrant && !presentedGrant.token_used_at && presentedGrant.client_id === app.id && q.issuedAt(presentedGrant.issuer, issuerMatch(tenant))) {
         if (input.resource !== null && input.resource !== presentedGrant.resource) throw new OAuthError('invalid_target', 'resource differs from the one signed in for');
         narrowedScopes(presentedGrant.scopes, input.scope);
       }
     }
-    const taken = await q.takeRefreshToken(this.db, tenant.api.id, tokenHash, app.id, now);
+    const taken = await q.takeRefreshToken(this.db, tenant.api.id, tokenHash, app.id, issuerMatch(tenant), now);
     // OAuth 2.1 4.3.1 and RFC 9700 4.14.2: reuse of a rotated token ends the whole chain.
     if (!taken) return this.#refuseUnspent(tenant, 'refresh token', await q.findRefreshToken(this.db, tenant.api.id, tokenHash), now);
     if (taken.revoked_at) throw new OAuthError('invalid_grant', 'The refresh token was revoked');
@@ -145,7 +152,7 @@ export class TokenService {
   async revoke(tenant: Tenant, appId: string, token: string): Promise<void> {
     if (!token.startsWith(REFRESH_PREFIX)) return;
     const state = await q.refreshTokenState(this.db, tenant.api.id, sha256Hex(token));
-    if (state && state.client_id === appId) await q.revokeGrant(this.db, tenant.api.id, state.id, this.clock.now());
+    if (state && state.client_id === appId && q.issuedAt(state.issuer, issuerMatch(tenant))) await q.revokeGrant(this.db, tenant.api.id, state.id, this.clock.now());
   }
 
   /**
@@ -154,7 +161,7 @@ export class TokenService {
    */
   async #refuseUnspent(tenant: Tenant, what: 'code' | 'refresh token', row: { used_at: Date | null; grant_id: string } | undefined, now: Date): Promise<never> {
     if (!row) throw new OAuthError('invalid_grant', `Unknown ${what}`);
-    if (row.used_at === null) throw new OAuthError('invalid_grant', `The ${what} was issued to another client`);
+    if (row.used_at === null) throw new OAuthError('invalid_grant', `The ${what} was issued to another client or by another issuer`);
     await q.revokeGrant(this.db, tenant.api.id, row.grant_id, now);
     throw new OAuthError('invalid_grant', `The ${what} was already used`);
   }

@@ -33,6 +33,8 @@ export interface TokenGrantsTable {
   amr: string[];
   created_at: Date;
   revoked_at: Date | null;
+  /** The issuer the grant was made at (migration 0012); null for older grants, all of the portal host. */
+  issuer: string | null;
 }
 
 export interface AuthorizationCodesTable {
