@@ -73,11 +73,12 @@ import { LogoCache } from './issuer/pages/logo.js';
 import { DevProvider } from './payments/dev-provider.js';
 import { devCheckoutPages } from './payments/dev-pages.js';
 import { PaymentEvents } from './payments/events.js';
+import { PaymentReceipts } from './payments/receipts.js';
 import { paymentRoutes } from './payments/routes.js';
 import { PaymentsService } from './payments/service.js';
 import { StripeProvider } from './payments/stripe-provider.js';
 import { webhookRoutes } from './payments/webhook-routes.js';
-import { paymentGraceJob, planSyncJob } from './jobs/payments.js';
+import { paymentGraceJob, planSyncJob, receiptsJob } from './jobs/payments.js';
 import { ClientDirectory } from './issuer/connected-apps/client-directory.js';
 import { MetadataDocuments } from './issuer/connected-apps/metadata-documents.js';
 import { Registration } from './issuer/connected-apps/registration.js';
@@ -164,8 +165,9 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   // Payments (issue 13): Stripe when configured, else the development provider (config.ts).
   const devProvider = config.payments.kind === 'dev' ? new DevProvider(db, clock, config.baseUrl, config.secretKey) : null;
   const provider = config.payments.kind === 'stripe' ? new StripeProvider(config.payments.secretKey, config.payments.webhookSecrets, config.payments.apiUrl) : devProvider;
-  const paymentEvents = new PaymentEvents(db, clock, apis, customers, ledger, plans, audit);
-  const payments: PaymentsService = new PaymentsService(db, clock, audit, apis, customers, plans, provider, paymentEvents, config.baseUrl, onError);
+  const receipts = new PaymentReceipts(db, clock, outbox, apis, customers, provider, onError);
+  const paymentEvents = new PaymentEvents(db, clock, apis, customers, ledger, plans, audit, receipts);
+  const payments: PaymentsService = new PaymentsService(db, clock, audit, apis, customers, plans, provider, paymentEvents, receipts, config.baseUrl, onError);
   // The development provider sends its events through the webhook path, as a request to it would.
   devProvider?.deliverTo((raw, signature) => payments.receiveWebhook('dev', raw, signature));
   const stats: StatsService = new StatsService(db, clock, apis, customers, ledger, (apiId) => payments.ready(apiId));
@@ -184,7 +186,7 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   const registration = new Registration(db, clock, apis, clients, tokenBuckets);
   const usage = new UsageService(db, clock, apis, ledger);
   const endUserKeys = new EndUserKeys(db, clock, audit, outbox, platformPlans);
-  const scheduler = new Scheduler(db, [receiptRetentionJob(clock), signinRetentionJob(clock), connectedAppsCleanupJob(clock), planSyncJob(payments), paymentGraceJob(payments), domainChecksJob(domains)], (job, error) => onError(new Error(`job ${job} failed: ${String(error)}`)));
+  const scheduler = new Scheduler(db, [receiptRetentionJob(clock), signinRetentionJob(clock), connectedAppsCleanupJob(clock), planSyncJob(payments), paymentGraceJob(payments), domainChecksJob(domains), receiptsJob(payments)], (job, error) => onError(new Error(`job ${job} failed: ${String(error)}`)));
   return {
     config, clock, db, database: deps.database, devOutbox, metrics, box, rateLimits, outbox, audit, accounts, workspaces, auth,
     platformPlans, apis, domains, ledger, customers, customerInvitations, customerMembers, customerPortalView, plans, stats, snapshots, usage, scheduler, signingKeys, registry, people,
@@ -311,7 +313,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   const portal = new PortalSessions(services.box, services.personSessions, services.clock, secureCookies);
   await app.register(issuerRoutes(services, secureCookies, portalRoutes({
     db: services.db, clock: services.clock, box: services.box, tokens: services.tokens, personSessions: services.personSessions, personAccounts: services.personAccounts,
-    members: services.customerMembers, view: services.customerPortalView, ledger: services.ledger, plans: services.plans, platformPlans: services.platformPlans, portal, secureCookies,
+    members: services.customerMembers, view: services.customerPortalView, ledger: services.ledger, plans: services.plans, platformPlans: services.platformPlans, payments: services.payments, portal, secureCookies,
   })));
 
   return { app, services };

@@ -38,6 +38,8 @@ const rank: Record<CustomerRole, number> = { member: 0, admin: 1, owner: 2 };
 export const customerRoleMay = {
   manageTeam: (role: CustomerRole) => rank[role] >= rank.admin,
   manageAllKeys: (role: CustomerRole) => rank[role] >= rank.admin,
+  /** Top-ups, subscriptions and auto-recharge spend the customer's money: owners and admins. */
+  manageBilling: (role: CustomerRole) => rank[role] >= rank.admin,
   grant: (role: CustomerRole, target: CustomerRole) => rank[role] >= rank.admin && rank[target] <= rank[role],
 };
 

@@ -159,6 +159,10 @@ export class CustomerService {
       auto_recharge_amount_cents: 0,
       auto_recharge_failed_at: null,
       has_card: false,
+      auto_recharge_charging_at: null,
+      auto_recharge_last_at: null,
+      low_balance_mailed: false,
+      subscription_cancel_at_period_end: false,
       balance_micro: 0,
       balance_seq: 0,
       usage_policy_id: null,
@@ -375,6 +379,16 @@ export class CustomerService {
   async applyProviderBilling(trx: Trx, apiId: string, customerId: string, changes: ProviderBilling): Promise<void> {
     await q.updateCustomer(trx, apiId, customerId, { ...changes, updated_at: this.clock.now() });
     if ('plan_id' in changes || 'subscription_status' in changes) await this.refreshPolicies(trx, apiId, [customerId]);
+  }
+
+  /**
+   * Who hears about a customer's money (low balance, a failed automatic top-up): its owners and
+   * admins (docs/decisions.md: billing is theirs), or the customer's own address when no person
+   * holds either role yet (a customer the owner added by hand).
+   */
+  async billingContacts(db: Db | Trx, apiId: string, customer: { id: string; email: string }): Promise<string[]> {
+    const people = (await memberSummaries(db, apiId, customer.id)).filter((m) => m.role === 'owner' || m.role === 'admin').map((m) => m.email);
+    return people.length ? [...new Set(people)] : [customer.email];
   }
 
   async countsByApi(apiIds: string[]) {

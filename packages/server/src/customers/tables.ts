@@ -24,6 +24,14 @@ export interface CustomersTable {
   auto_recharge_amount_cents: number;
   auto_recharge_failed_at: Date | null;
   has_card: boolean;
+  /** The one auto-recharge charge in flight (payments/auto-recharge.ts); null when none. */
+  auto_recharge_charging_at: Date | null;
+  /** When the last auto-recharge charge started: the cool-down runs from it. */
+  auto_recharge_last_at: Date | null;
+  /** The low-balance mail went out for the current dip; cleared once the balance is back. */
+  low_balance_mailed: boolean;
+  /** The subscription ends with its paid period. */
+  subscription_cancel_at_period_end: boolean;
   balance_micro: number;
   balance_seq: number;
   usage_policy_id: string | null;

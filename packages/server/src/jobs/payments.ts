@@ -22,3 +22,9 @@ export function paymentGraceJob(payments: PaymentsService): Job {
     run: async () => ({ customers: await payments.events.endGraces(), platform: await payments.endPlatformPlans() }),
   };
 }
+
+/** Receipts whose mail did not go out with their webhook (the provider's link failed, a crash). */
+export function receiptsJob(payments: PaymentsService): Job {
+  // Safe on several nodes at once: each receipt is claimed before it is mailed.
+  return { name: 'payments-receipts', lockKey: 7_310_133, everyMs: MINUTE, exclusive: false, run: () => payments.receipts.deliverPending() };
+}

@@ -4,7 +4,7 @@ import { csrfInput, csrfToken, csrfValid, CSRF_FIELD } from '../platform/pages/c
 import { formBody, text } from '../platform/pages/forms.js';
 import { html } from '../platform/pages/html.js';
 import { redirectSource, sendPage } from '../platform/pages/send-page.js';
-import { DEV_CHECKOUT_PATH, type DevProvider } from './dev-provider.js';
+import { DEV_CHECKOUT_PATH, DEV_RECEIPT_PATH, type DevProvider } from './dev-provider.js';
 
 const branding = { name: 'Development payments', logoUrl: null, accentColor: '#b42318' };
 const money = (cents: number) => `$${(cents / 100).toFixed(2)}`;
@@ -40,6 +40,17 @@ export function devCheckoutPages(provider: DevProvider, options: { origin: strin
         // Paying redirects to the success page, and browsers hold a form's redirects to form-action.
         formActions: [redirectSource(session.success_url)],
         body: html`${banner}${declined ? html`<p class="error" role="alert">The test card was declined. Try again or go back.</p>` : ''}${what}<p class="note"><a href="${session.cancel_url}">Cancel and go back</a></p>`,
+      });
+    });
+
+    // The receipt link of receipt mails (Stripe's receipt page, offline): who was paid, how much.
+    app.get<{ Params: { id: string } }>(`${DEV_RECEIPT_PATH}/:id`, { schema: { hide: true } }, async (request, reply) => {
+      const receipt = /^(cs|pi)_dev_[A-Za-z0-9]{1,40}$/.test(request.params.id) ? await provider.receipt(request.params.id) : null;
+      if (!receipt) return sendPage(reply, { title: 'Not found', branding, status: 404, body: html`${banner}<h1>No such receipt</h1>` });
+      return sendPage(reply, {
+        title: 'Test receipt',
+        branding,
+        body: html`${banner}<h1>Receipt</h1><p>${receipt.description}</p><p><strong id="receipt-amount">${money(receipt.amountCents)}</strong> paid ${receipt.paidAt.toISOString().slice(0, 16).replace('T', ' ')} UTC</p><p class="note">Reference <code>${receipt.id}</code></p>`,
       });
     });
 

@@ -9,6 +9,7 @@ import type { CheckoutResult, CustomerRef, OffSessionChargeResult, PaymentsProvi
 export type Deliver = (rawBody: Buffer, signature: string) => Promise<unknown>;
 
 export const DEV_CHECKOUT_PATH = '/dev/payments/checkout';
+export const DEV_RECEIPT_PATH = '/dev/payments/receipts';
 /** A month of the development provider's subscriptions. */
 const PERIOD_S = 30 * 24 * 3600;
 
@@ -35,6 +36,7 @@ export function devWebhookSecret(secretKey: Buffer): string {
 export class DevProvider implements PaymentsProvider {
   readonly name = 'dev' as const;
   readonly livemode = false;
+  readonly checkoutOrigin: string;
   readonly webhookSecrets: readonly string[];
   #deliver: Deliver = async () => {
     throw new Error('the development provider has no webhook path yet');
@@ -47,6 +49,7 @@ export class DevProvider implements PaymentsProvider {
     secretKey: Buffer,
   ) {
     this.webhookSecrets = [devWebhookSecret(secretKey)];
+    this.checkoutOrigin = new URL(baseUrl).origin;
   }
 
   /** Connects the provider to the webhook path (set once the payments service exists). */
@@ -210,6 +213,25 @@ export class DevProvider implements PaymentsProvider {
       await this.emit('payment_intent.payment_failed', { id: `pi_${sessionId}`, object: 'payment_intent', status: 'requires_payment_method', amount: session.amount_cents, amount_received: 0, customer: session.customer, metadata: session.metadata, last_payment_error: { code: 'card_declined', decline_code: 'generic_decline' } }, session.connected ? row.account_id : null);
     }
     return true;
+  }
+
+  /** A test receipt page of this service, for a paid top-up session or a succeeded charge. */
+  async receiptUrl(input: { accountId: string; kind: 'topup' | 'auto_recharge'; objectId: string }): Promise<string | null> {
+    return (await this.receipt(input.objectId, input.accountId)) ? `${this.baseUrl}${DEV_RECEIPT_PATH}/${input.objectId}` : null;
+  }
+
+  /** What the test receipt page shows: a completed top-up session or a succeeded charge. */
+  async receipt(objectId: string, accountId?: string): Promise<{ id: string; amountCents: number; description: string; paidAt: Date } | null> {
+    const kind = objectId.startsWith('cs_dev_') ? 'checkout' : objectId.startsWith('pi_dev_') ? 'payment_intent' : null;
+    const row = kind ? await store.get(this.db, objectId, kind) : undefined;
+    if (!row || (accountId && row.account_id !== accountId)) return null;
+    if (kind === 'checkout') {
+      const session = row.data as unknown as store.DevCheckout;
+      if (session.mode !== 'payment' || session.status !== 'complete') return null;
+      return { id: row.id, amountCents: session.amount_cents, description: session.description, paidAt: row.created_at };
+    }
+    if (row.data.status !== 'succeeded') return null;
+    return { id: row.id, amountCents: Number(row.data.amount), description: 'Automatic top-up', paidAt: row.created_at };
   }
 
   /** What the test page shows. */

@@ -9,6 +9,7 @@ import type { LedgerKind } from '../ledger/tables.js';
 import type { PlanService } from '../plans/service.js';
 import { applyPlatformSubscription } from './platform-billing.js';
 import * as q from './queries.js';
+import type { PaymentReceipts } from './receipts.js';
 import { readEvent, verifyEvent, type PaymentEvent } from './stripe-events.js';
 import { nextSubscriptionState } from './subscriptions.js';
 import type { ProviderName } from './tables.js';
@@ -35,6 +36,7 @@ export class PaymentEvents {
     private readonly ledger: LedgerService,
     private readonly plans: PlanService,
     private readonly audit: AuditService,
+    private readonly receipts: PaymentReceipts,
   ) {}
 
   async receive(provider: ProviderName, secrets: readonly string[], rawBody: Buffer, signature: string | undefined): Promise<WebhookOutcome> {
@@ -56,12 +58,19 @@ export class PaymentEvents {
     return !!account && account.provider === provider && account.account_id === accountId;
   }
 
-  async #credit(trx: Trx, event: { apiId: string; customerId: string }, kind: LedgerKind, amountMicro: number, ref: string, note: string): Promise<string> {
+  async #credit(trx: Trx, event: { apiId: string; customerId: string }, kind: LedgerKind, amountMicro: number, ref: string, note: string): Promise<{ outcome: string; applied: boolean }> {
     const customer = await this.customers.findRow(trx, event.apiId, event.customerId);
-    if (!customer) return 'ignored: no such customer';
+    if (!customer) return { outcome: 'ignored: no such customer', applied: false };
     const posted = await this.ledger.post(trx, { apiId: event.apiId, customerId: event.customerId, kind, amountMicro, note, actor: 'payments', ref });
-    if (!posted.ok) return `refused: ${posted.code}`;
-    return posted.value.applied ? `${kind} ${amountMicro}` : `duplicate ref ${ref}`;
+    if (!posted.ok) return { outcome: `refused: ${posted.code}`, applied: false };
+    return posted.value.applied ? { outcome: `${kind} ${amountMicro}`, applied: true } : { outcome: `duplicate ref ${ref}`, applied: false };
+  }
+
+  /** A payment that bought credit: the ledger entry, and its receipt (mailed after the commit). */
+  async #paid(trx: Trx, event: { accountId: string; apiId: string; customerId: string; objectId: string; amountCents: number }, kind: 'topup' | 'auto_recharge', note: string): Promise<string> {
+    const credited = await this.#credit(trx, event, kind, event.amountCents * MICRO_PER_CENT, event.objectId, note);
+    if (credited.applied) await this.receipts.record(trx, { apiId: event.apiId, customerId: event.customerId, ref: event.objectId, kind, accountId: event.accountId, amountCents: event.amountCents });
+    return credited.outcome;
   }
 
   async #apply(trx: Trx, provider: ProviderName, event: PaymentEvent, at: Date): Promise<string> {
@@ -82,10 +91,10 @@ export class PaymentEvents {
       }
       case 'topup_paid':
         if (!(await this.#ownedBy(trx, provider, event.apiId, event.accountId))) return 'ignored: account not connected to the API';
-        return this.#credit(trx, event, 'topup', event.amountCents * MICRO_PER_CENT, event.objectId, `Top-up of ${(event.amountCents / 100).toFixed(2)}`);
+        return this.#paid(trx, event, 'topup', `Top-up of ${(event.amountCents / 100).toFixed(2)}`);
       case 'recharge_succeeded':
         if (!(await this.#ownedBy(trx, provider, event.apiId, event.accountId))) return 'ignored: account not connected to the API';
-        return this.#credit(trx, event, 'auto_recharge', event.amountCents * MICRO_PER_CENT, event.objectId, `Automatic top-up of ${(event.amountCents / 100).toFixed(2)}`);
+        return this.#paid(trx, event, 'auto_recharge', `Automatic top-up of ${(event.amountCents / 100).toFixed(2)}`);
       case 'recharge_failed': {
         if (!(await this.#ownedBy(trx, provider, event.apiId, event.accountId))) return 'ignored: account not connected to the API';
         if (!(await this.customers.findRow(trx, event.apiId, event.customerId))) return 'ignored: no such customer';
@@ -111,7 +120,7 @@ export class PaymentEvents {
         const plan = await this.plans.find(trx, event.apiId, event.planId);
         if (!plan) return 'ignored: no such plan';
         if (plan.credit_micro <= 0) return 'no plan credit';
-        return this.#credit(trx, event, 'plan_credit', plan.credit_micro, event.invoiceId, `Credit of plan ${plan.name}`);
+        return (await this.#credit(trx, event, 'plan_credit', plan.credit_micro, event.invoiceId, `Credit of plan ${plan.name}`)).outcome;
       }
       case 'platform_subscription':
         return applyPlatformSubscription(trx, { apis: this.apis, clock: this.clock, audit: this.audit }, event, at, PAST_DUE_GRACE_MS);

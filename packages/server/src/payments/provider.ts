@@ -53,6 +53,11 @@ export interface PaymentsProvider {
   readonly name: ProviderName;
   /** Live keys (Stripe sk_live_) or test mode. */
   readonly livemode: boolean;
+  /**
+   * The origin of the provider's hosted pages. A portal form that starts a checkout is answered
+   * with a redirect there, and browsers hold a form's redirects to the page's CSP form-action.
+   */
+  readonly checkoutOrigin: string;
 
   // ---- Connect: the owner's account ----
   /** Makes the owner's account on first use and answers its onboarding link. */
@@ -75,6 +80,12 @@ export interface PaymentsProvider {
   checkoutCardSetup(input: { accountId: string; customer: CustomerRef } & ReturnUrls): Promise<CheckoutResult>;
   /** Charges a saved card without the customer present; the outcome also arrives as an event. */
   chargeOffSession(input: { accountId: string; apiId: string; customerId: string; providerCustomerId: string; paymentMethodId: string; amountCents: number; idempotencyKey: string }): Promise<OffSessionChargeResult>;
+
+  /**
+   * The receipt of a payment that added credit (a top-up's checkout session, an auto-recharge's
+   * payment intent), as the provider shows it to the payer; null when it has none (yet).
+   */
+  receiptUrl(input: { accountId: string; kind: 'topup' | 'auto_recharge'; objectId: string }): Promise<string | null>;
 
   // ---- The platform's own account: owners buy platform plans ----
   checkoutPlatformPlan(input: { apiId: string; planCode: string; priceId: string | null; amountCents: number; planName: string; email: string; providerCustomerId: string | null } & ReturnUrls): Promise<CheckoutResult>;

@@ -1,6 +1,6 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Db, Trx } from '../platform/db/database.js';
-import type { PaymentAccountsTable, PaymentCustomersTable, ProviderName } from './tables.js';
+import type { PaymentAccountsTable, PaymentCheckoutsTable, PaymentCustomersTable, PaymentReceiptsTable, ProviderName } from './tables.js';
 
 type Executor = Db | Trx;
 
@@ -123,4 +123,65 @@ export function pastDueBefore(db: Executor, cutoff: Date) {
 export async function connectedApis(db: Executor, provider: ProviderName): Promise<string[]> {
   const rows = await db.selectFrom('payment_accounts').select('api_id').where('provider', '=', provider).where('disconnected_at', 'is', null).execute();
   return rows.map((r) => r.api_id);
+}
+
+// ---- Checkouts the portal started, and receipts ----
+
+export async function insertCheckout(db: Executor, row: Insertable<PaymentCheckoutsTable>) {
+  await db.insertInto('payment_checkouts').values(row).onConflict((oc) => oc.column('session_id').doNothing()).execute();
+}
+
+export function checkoutOf(db: Executor, apiId: string, sessionId: string) {
+  return db.selectFrom('payment_checkouts').selectAll().where('api_id', '=', apiId).where('session_id', '=', sessionId).executeTakeFirst();
+}
+
+/** A receipt for a credit just posted; a repeat of the same payment (same ref) adds none. */
+export async function insertReceipt(trx: Trx, row: Insertable<PaymentReceiptsTable>) {
+  await trx.insertInto('payment_receipts').values(row).onConflict((oc) => oc.columns(['api_id', 'ref']).doNothing()).execute();
+}
+
+/** Receipts not mailed yet whose last claim (if any) is older than `claimedBefore`, oldest first. */
+export function unmailedReceipts(db: Executor, claimedBefore: Date, limit: number) {
+  return db
+    .selectFrom('payment_receipts')
+    .select(['api_id', 'ref'])
+    .where('mailed_at', 'is', null)
+    .where((eb) => eb.or([eb('mail_claimed_at', 'is', null), eb('mail_claimed_at', '<', claimedBefore)]))
+    .orderBy('created_at')
+    .limit(limit)
+    .execute();
+}
+
+/** Takes a receipt to mail; undefined when mailed, or claimed by another run since `claimedBefore`. */
+export function claimReceipt(db: Executor, apiId: string, ref: string, now: Date, claimedBefore: Date) {
+  return db
+    .updateTable('payment_receipts')
+    .set({ mail_claimed_at: now })
+    .where('api_id', '=', apiId)
+    .where('ref', '=', ref)
+    .where('mailed_at', 'is', null)
+    .where((eb) => eb.or([eb('mail_claimed_at', 'is', null), eb('mail_claimed_at', '<', claimedBefore)]))
+    .returningAll()
+    .executeTakeFirst();
+}
+
+export async function markReceiptMailed(trx: Trx, apiId: string, ref: string, receiptUrl: string | null, at: Date) {
+  await trx.updateTable('payment_receipts').set({ receipt_url: receiptUrl, mailed_at: at }).where('api_id', '=', apiId).where('ref', '=', ref).execute();
+}
+
+/** A customer's receipts, newest first. */
+export function receiptsOf(db: Executor, apiId: string, customerId: string, limit: number) {
+  return db
+    .selectFrom('payment_receipts')
+    .selectAll()
+    .where('api_id', '=', apiId)
+    .where('customer_id', '=', customerId)
+    .orderBy('created_at', 'desc')
+    .orderBy('ref', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+export function receiptOf(db: Executor, apiId: string, ref: string) {
+  return db.selectFrom('payment_receipts').selectAll().where('api_id', '=', apiId).where('ref', '=', ref).executeTakeFirst();
 }

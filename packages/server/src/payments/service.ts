@@ -10,8 +10,9 @@ import type { PlanService } from '../plans/service.js';
 import type { PaymentEvents, WebhookOutcome } from './events.js';
 import { PAYMENTS_ACTOR } from './platform-billing.js';
 import { syncPlansOf } from './plan-sync.js';
-import type { CustomerRef, PaymentsProvider } from './provider.js';
+import type { CheckoutResult, CustomerRef, PaymentsProvider } from './provider.js';
 import * as q from './queries.js';
+import type { PaymentReceipts } from './receipts.js';
 import type { ProviderName } from './tables.js';
 
 /** The largest one-off top-up (spec 2.1: offered amounts and the minimum go up to 100000 cents). */
@@ -20,6 +21,8 @@ export const MAX_TOPUP_CENTS = 100_000;
 export interface CheckoutUrls {
   successUrl: string;
   cancelUrl: string;
+  /** The person who started the checkout on the portal: the receipt goes to them. */
+  payer?: { personId: string; email: string };
 }
 
 /**
@@ -37,6 +40,7 @@ export class PaymentsService {
     private readonly plans: PlanService,
     readonly provider: PaymentsProvider | null,
     readonly events: PaymentEvents,
+    readonly receipts: PaymentReceipts,
     private readonly baseUrl: string,
     private readonly onError: (error: unknown) => void,
   ) {}
@@ -184,6 +188,29 @@ export class PaymentsService {
     );
   }
 
+  /** Remembers who started a checkout (the payer of its receipt), by the provider's session id. */
+  async #started(input: { apiId: string; customerId: string; payer?: { personId: string; email: string } }, kind: 'topup' | 'subscription' | 'setup', session: CheckoutResult, amountCents: number) {
+    if (!input.payer) return;
+    await q.insertCheckout(this.db, { session_id: session.sessionId, api_id: input.apiId, customer_id: input.customerId, kind, person_id: input.payer.personId, email: input.payer.email, amount_cents: amountCents, created_at: this.clock.now() });
+  }
+
+  /** Where a portal form that starts a checkout sends the browser (its CSP form-action); null without a provider. */
+  get checkoutOrigin(): string | null {
+    return this.provider?.checkoutOrigin ?? null;
+  }
+
+  /**
+   * What became of a top-up checkout the customer comes back from: `credited` once its payment
+   * added credit, `pending` while the provider's event has not arrived, null when the session is
+   * not one of this customer's.
+   */
+  async topUpOutcome(apiId: string, customerId: string, sessionId: string): Promise<{ state: 'credited' | 'pending'; amountCents: number } | null> {
+    const receipt = await q.receiptOf(this.db, apiId, sessionId);
+    if (receipt) return receipt.customer_id === customerId ? { state: 'credited', amountCents: receipt.amount_cents } : null;
+    const checkout = await q.checkoutOf(this.db, apiId, sessionId);
+    return checkout && checkout.customer_id === customerId && checkout.kind === 'topup' ? { state: 'pending', amountCents: checkout.amount_cents } : null;
+  }
+
   async #api(apiId: string): Promise<Result<ApiRow>> {
     const api = await this.apis.findById(this.db, apiId);
     return api ? ok(api) : fail('not_found', 'No such API');
@@ -207,6 +234,7 @@ export class PaymentsService {
     const { provider, accountId } = account.value;
     const session = await this.#provider(() => provider.checkoutTopUp({ accountId, customer: customer.value, amountCents: input.amountCents, description: `${api.value.name} credit`, successUrl: input.successUrl, cancelUrl: input.cancelUrl }));
     await this.#remember(input.apiId, input.customerId, accountId, session.providerCustomerId);
+    await this.#started(input, 'topup', session, input.amountCents);
     return ok({ url: session.url });
   }
 
@@ -239,6 +267,7 @@ export class PaymentsService {
     if (!price.ok) return price;
     const session = await this.#provider(() => provider.checkoutSubscription({ accountId, customer: customer.value, planId: input.planId, priceId: price.value.priceId, successUrl: input.successUrl, cancelUrl: input.cancelUrl }));
     await this.#remember(input.apiId, input.customerId, accountId, session.providerCustomerId);
+    await this.#started(input, 'subscription', session, 0);
     return ok({ url: session.url });
   }
 
@@ -285,6 +314,7 @@ export class PaymentsService {
     const { provider, accountId } = account.value;
     const session = await this.#provider(() => provider.checkoutCardSetup({ accountId, customer: customer.value, successUrl: input.successUrl, cancelUrl: input.cancelUrl }));
     await this.#remember(input.apiId, input.customerId, accountId, session.providerCustomerId);
+    await this.#started(input, 'setup', session, 0);
     return ok({ url: session.url });
   }
 
@@ -308,7 +338,11 @@ export class PaymentsService {
   /** One webhook request of a provider; `ok: false` is a bad signature (nothing was changed). */
   receiveWebhook(provider: ProviderName, rawBody: Buffer, signature: string | undefined): Promise<WebhookOutcome> {
     if (!this.provider || this.provider.name !== provider) return Promise.resolve({ ok: false });
-    return this.events.receive(provider, this.provider.webhookSecrets, rawBody, signature);
+    return this.events.receive(provider, this.provider.webhookSecrets, rawBody, signature).then((outcome) => {
+      // A credit's receipt is mailed once its transaction has committed; the job retries failures.
+      if (outcome.ok && !outcome.duplicate) void this.receipts.deliverPending().catch(this.onError);
+      return outcome;
+    });
   }
 
   /** Makes provider prices for an API's plans that lack a current one; failures are kept on the plan and retried by the job. */

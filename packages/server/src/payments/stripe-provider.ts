@@ -14,6 +14,7 @@ import type { CheckoutResult, CustomerRef, OffSessionChargeResult, PaymentsProvi
 export class StripeProvider implements PaymentsProvider {
   readonly name = 'stripe' as const;
   readonly livemode: boolean;
+  readonly checkoutOrigin = 'https://checkout.stripe.com';
   readonly #stripe: Stripe;
 
   constructor(secretKey: string, readonly webhookSecrets: readonly string[], apiUrl: URL) {
@@ -157,6 +158,18 @@ export class StripeProvider implements PaymentsProvider {
       }
       throw error;
     }
+  }
+
+  async receiptUrl(input: { accountId: string; kind: 'topup' | 'auto_recharge'; objectId: string }): Promise<string | null> {
+    const opts = { stripeAccount: input.accountId };
+    // The receipt lives on the charge: a top-up's session names its payment intent, whose latest
+    // charge has the receipt_url Stripe's own receipt mails link to.
+    const intent = input.kind === 'topup'
+      ? (await this.#stripe.checkout.sessions.retrieve(input.objectId, { expand: ['payment_intent.latest_charge'] }, opts)).payment_intent
+      : await this.#stripe.paymentIntents.retrieve(input.objectId, { expand: ['latest_charge'] }, opts);
+    if (!intent || typeof intent === 'string') return null;
+    const charge = intent.latest_charge;
+    return charge && typeof charge !== 'string' ? (charge.receipt_url ?? null) : null;
   }
 
   async checkoutPlatformPlan(input: { apiId: string; planCode: string; priceId: string | null; amountCents: number; planName: string; email: string; providerCustomerId: string | null; successUrl: string; cancelUrl: string }) {

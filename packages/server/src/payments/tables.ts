@@ -62,6 +62,35 @@ export interface DevPaymentObjectsTable {
   created_at: Date;
 }
 
+/** A checkout the portal started: the paying person, so the receipt reaches them. */
+export interface PaymentCheckoutsTable {
+  session_id: string;
+  api_id: string;
+  customer_id: string;
+  kind: 'topup' | 'subscription' | 'setup';
+  person_id: string | null;
+  email: string;
+  amount_cents: number;
+  created_at: Date;
+}
+
+export type ReceiptKind = 'topup' | 'auto_recharge';
+
+/** A payment that added credit, keyed like its ledger entry (the provider's object id). */
+export interface PaymentReceiptsTable {
+  api_id: string;
+  ref: string;
+  customer_id: string;
+  kind: ReceiptKind;
+  account_id: string;
+  amount_cents: number;
+  payer_email: string | null;
+  receipt_url: string | null;
+  mail_claimed_at: Date | null;
+  mailed_at: Date | null;
+  created_at: Date;
+}
+
 export interface PaymentTables {
   payment_accounts: PaymentAccountsTable;
   payment_events: PaymentEventsTable;
@@ -69,6 +98,8 @@ export interface PaymentTables {
   plan_prices: PlanPricesTable;
   platform_subscriptions: PlatformSubscriptionsTable;
   dev_payment_objects: DevPaymentObjectsTable;
+  payment_checkouts: PaymentCheckoutsTable;
+  payment_receipts: PaymentReceiptsTable;
 }
 
 // This capability's tables join the service's Database type (platform/db/database.ts).

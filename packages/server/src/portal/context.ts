@@ -9,6 +9,7 @@ import type { CustomerMembers, MemberActor } from '../customers/members.js';
 import type { CustomerPortalView } from '../customers/portal-view.js';
 import type { LedgerService } from '../ledger/service.js';
 import type { PlanService } from '../plans/service.js';
+import type { PaymentsService } from '../payments/service.js';
 import type { LiveSession, PersonSessions } from '../issuer/people/sessions.js';
 import type { PersonAccounts } from '../issuer/people/accounts.js';
 import type { Tenant } from '../issuer/tenant.js';
@@ -29,6 +30,7 @@ export interface PortalDeps {
   ledger: LedgerService;
   plans: PlanService;
   platformPlans: PlatformPlans;
+  payments: PaymentsService;
   portal: PortalSessions;
   secureCookies: boolean;
 }

@@ -8,6 +8,7 @@ export const NAV = [
   { path: '/', label: 'Overview' },
   { path: '/usage', label: 'Usage' },
   { path: '/ledger', label: 'Ledger' },
+  { path: '/billing', label: 'Billing' },
   { path: '/keys', label: 'Keys' },
   { path: '/quickstart', label: 'Quickstart' },
   { path: '/plans', label: 'Plans' },
@@ -96,6 +97,8 @@ export interface PortalPage {
   nav?: boolean;
   /** Inline script of the page (allowed by its nonce). */
   script?: string;
+  /** Origins the page's forms may be redirected to (a payments provider's checkout). */
+  formActions?: string[];
   removeBranding: boolean;
 }
 
@@ -123,6 +126,7 @@ export function sendPortalPage(reply: FastifyReply, tenant: Tenant, page: Portal
     wide: true,
     style: PORTAL_STYLE,
     ...(page.script ? { script: page.script } : {}),
+    ...(page.formActions ? { formActions: page.formActions } : {}),
     body: html`${tagline}${nav}${page.body}${footer(tenant, page.removeBranding)}`,
   });
 }

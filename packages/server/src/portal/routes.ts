@@ -10,6 +10,7 @@ import { createKey, keysPage, revokeConfirmPage, revokeKey } from './pages/keys.
 import { overviewPage } from './pages/overview.js';
 import { quickstartPage } from './pages/quickstart.js';
 import { ledgerPage } from './pages/ledger.js';
+import { billingPage, startTopUp } from './pages/billing.js';
 import { plansPage } from './pages/plans.js';
 import { doneNotice, inviteTeammate, setMemberRole, teamPage } from './pages/team.js';
 import { leave, leaveConfirmPage, removeConfirmPage, removeMember, revokeInvitation, revokeInvitationConfirmPage } from './pages/team-confirm.js';
@@ -53,6 +54,8 @@ export function portalRoutes(deps: PortalDeps) {
     post('/keys/:id/revoke', (ctx, _body, params) => revokeKey(deps, ctx, params.id!));
     page('/usage', (ctx) => usagePage(deps, ctx));
     page('/ledger', (ctx) => ledgerPage(deps, ctx));
+    page('/billing', (ctx) => billingPage(deps, ctx));
+    post('/billing/topup', (ctx, body) => startTopUp(deps, ctx, body));
     page('/quickstart', (ctx) => quickstartPage(ctx));
     page('/plans', (ctx) => plansPage(deps, ctx));
     page('/team', (ctx) => teamPage(deps, ctx, doneNotice(ctx)));

@@ -15,6 +15,7 @@ import { startIssuer, tenantFetch, webRequest, type IssuerFixture } from '../sup
 import type { ReceivedMail } from '../support/mailbox.js';
 import { expectPage, followLink, freshEmail, personWithPassword, signUpWithCode } from '../support/pages.js';
 import { portalVisitor } from '../support/portal.js';
+import { checkoutUrlOf, clickDevCheckout, connectDevPayments } from '../support/portal-payments.js';
 import { TenantBrowser, type Page } from '../support/tenant-client.js';
 import { sendInvite } from '../support/workspaces.js';
 
@@ -155,7 +156,23 @@ const triggers: Record<string, () => Promise<ReceivedMail>> = {
       assert.ok(sent.url.endsWith('/team?done=invited'), sent.html.slice(0, 300));
     });
   },
+  // A customer's owner tops up on the portal's billing page and pays on the test checkout page.
+  'payments.receipt': async () => {
+    await connectPayments();
+    const { person, browser } = await portalVisitor(f, { name: 'Rita Receipt' });
+    return mailFrom(person.email, /Your receipt from/, async () => {
+      const started = await browser.submit(expectPage(await browser.get('/billing'), /^Billing$/), 'topup-custom', { amount: '5.00' });
+      assert.equal((await clickDevCheckout(checkoutUrlOf(f, started), 'pay')).status, 303);
+    });
+  },
 };
+
+/** Connects the API's payments account once (the development provider). */
+let paymentsConnected = false;
+async function connectPayments() {
+  if (!paymentsConnected) await connectDevPayments(f);
+  paymentsConnected = true;
+}
 
 /** Templates this test does not trigger, each with the reason. */
 const LEFT_OUT: Record<string, string> = {

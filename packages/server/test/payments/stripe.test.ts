@@ -140,6 +140,12 @@ test('a top-up: hosted checkout on the owner account, credited once by 20 identi
   assert.equal(detail.balance_micro, customer.balance_micro + 10_000_000);
   const ledger = (await api.owner.client.get(`/apis/${api.apiId}/ledger?customer_id=${customer.id}`)).body.entries.filter((e: { kind: string }) => e.kind === 'topup');
   assert.deepEqual(ledger.map((e: { ref: string; amount_micro: number }) => [e.ref, e.amount_micro]), [[sessionId, 10_000_000]]);
+  // One receipt mail (to the customer's address: nobody of its team started this checkout), with
+  // the receipt link of the charge, read from the session on the owner's account.
+  const receipt = await t.mail.waitFor(detail.email, /receipt/);
+  assert.ok(receipt.text.includes(`https://pay.standin.test/receipts/${sessionId}`), receipt.text);
+  const read = stripe.log.filter((r) => r.method === 'GET' && r.path === `/v1/checkout/sessions/${sessionId}`);
+  assert.deepEqual(read.map((r) => [r.account, r.form['expand[0]']]), [[account, 'payment_intent.latest_charge']], 'read once, on the owner account');
   // The customer made at the provider is remembered: the next checkout reuses it.
   stripe.log.length = 0;
   await t.services.payments.checkoutTopUp({ apiId: api.apiId, customerId: customer.id, amountCents: 500, ...urls });
@@ -286,6 +292,8 @@ test('auto-recharge: a setup checkout saves the card (setup_intent.succeeded); a
   await connectEvent('payment_intent.succeeded', { id: charged.value.paymentIntentId, object: 'payment_intent', amount: 100_000, amount_received: 100_000, metadata });
   const credited = await customerDetail(api, customer.id);
   assert.equal(credited.balance_micro, customer.balance_micro + 1_000_000_000);
+  const receipt = await t.mail.waitFor(credited.email, /receipt/);
+  assert.ok(receipt.text.includes(`https://pay.standin.test/receipts/${charged.value.paymentIntentId}`), receipt.text);
   await connectEvent('payment_intent.payment_failed', { id: 'pi_failed', object: 'payment_intent', amount: 500, amount_received: 0, metadata });
   const failed = await customerDetail(api, customer.id);
   assert.ok(failed.auto_recharge.failed_at);

@@ -68,6 +68,16 @@ export class StripeStandin {
     if (sub && r.method === 'GET') return [200, { id: sub[1], object: 'subscription', status: 'active', items: { object: 'list', data: [{ id: `si_${sub[1]}`, object: 'subscription_item' }] } }];
     if (sub && post) return [200, { id: sub[1], object: 'subscription', status: 'active', cancel_at_period_end: r.form.cancel_at_period_end === 'true' }];
     if (sub && r.method === 'DELETE') return [200, { id: sub[1], object: 'subscription', status: 'canceled' }];
+    // Receipts: the charge of a session's payment intent, or of a payment intent, carries the link;
+    // expanded only when asked for, as Stripe does.
+    const charge = (of: string) => ({ id: `ch_${of}`, object: 'charge', receipt_url: `https://pay.standin.test/receipts/${of}` });
+    const session = /^\/v1\/checkout\/sessions\/([^/]+)$/.exec(r.path);
+    if (session && r.method === 'GET') {
+      const expanded = r.form['expand[0]'] === 'payment_intent.latest_charge';
+      return [200, { id: session[1], object: 'checkout.session', mode: 'payment', payment_intent: expanded ? { id: `pi_of_${session[1]}`, object: 'payment_intent', latest_charge: charge(session[1]!) } : `pi_of_${session[1]}` }];
+    }
+    const intent = /^\/v1\/payment_intents\/([^/]+)$/.exec(r.path);
+    if (intent && r.method === 'GET') return [200, { id: intent[1], object: 'payment_intent', latest_charge: r.form['expand[0]'] === 'latest_charge' ? charge(intent[1]!) : `ch_${intent[1]}` }];
     if (post && r.path === '/v1/payment_intents') return [200, { id: this.#id('pi'), object: 'payment_intent', status: 'succeeded', amount: Number(r.form.amount) }];
     return [404, { error: { type: 'invalid_request_error', message: `stand-in has no ${r.method} ${r.path}` } }];
   }

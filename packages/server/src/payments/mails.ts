@@ -1,0 +1,17 @@
+import { composeMail } from '../platform/mail/templates.js';
+import { formatCents, formatMicro } from '../portal/format.js';
+
+// Mails about a customer's money (issue 13): receipts, a low balance, a failed automatic top-up.
+// They go to the people of the customer (the payer, or its owners and admins), in the API's name.
+
+export const receipt = (to: string, apiName: string, customerName: string, kind: 'topup' | 'auto_recharge', amountCents: number, creditMicro: number, link: { url: string; isReceipt: boolean }) =>
+  composeMail(
+    to,
+    `Your receipt from ${apiName}: ${formatCents(amountCents)}`,
+    [
+      `${kind === 'topup' ? 'Thank you for your top-up' : 'Your card was charged for an automatic top-up'} of ${formatCents(amountCents)} for ${customerName} on ${apiName}.`,
+      `${formatMicro(creditMicro)} of credit was added to the balance.`,
+      link.isReceipt ? 'The payment provider keeps the receipt:' : 'Your payments are listed on the billing page of the portal.',
+    ],
+    { label: link.isReceipt ? 'View the receipt' : 'Open billing', url: link.url },
+  );
