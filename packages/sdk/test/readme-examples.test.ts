@@ -64,7 +64,7 @@ function freePort(): Promise<number> {
  * so that its imports resolve like an installed project's and its journal lands in that folder.
  * Resolves with the base URL once the server answers.
  */
-async function runExample(code: string): Promise<string> {
+async function runExample(code: string, env: (port: number) => Record<string, string> = () => ({})): Promise<string> {
   assert.match(code, /\.listen\(3000\)/);
   const port = await freePort();
   const folder = mkdtempSync(join(packageRoot, '.readme-example-'));
@@ -73,7 +73,7 @@ async function runExample(code: string): Promise<string> {
   writeFileSync(file, code.replace('.listen(3000)', '.listen(Number(process.env.PORT))'));
   const child = spawn(process.execPath, [file], {
     cwd: folder,
-    env: { ...process.env, GATEHOUSE_SECRET_KEY: api.secret, GATEHOUSE_BASE_URL: t.url, PORT: String(port) },
+    env: { ...process.env, GATEHOUSE_SECRET_KEY: api.secret, GATEHOUSE_BASE_URL: t.url, PORT: String(port), ...env(port) },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   children.push(child);
@@ -135,4 +135,25 @@ test('"MCP": an MCP client with the key as Bearer calls the tool as its customer
 
   // initialize, its notification, tools/list and tools/call at least, all metered.
   assert.ok((await untilReported(before + 4)) >= before + 4);
+});
+
+test('"An MCP server that agents sign in to": metadata naming the issuer, a 401 challenge pointing at it, and keys still work', async () => {
+  const base = await runExample(readmeBlock('An MCP server that agents sign in to'), (port) => ({ GATEHOUSE_RESOURCE_URL: `http://127.0.0.1:${port}/mcp` }));
+  const { portal_url: issuer } = (await api.owner.client.get(`/apis/${api.apiId}`)).body as { portal_url: string };
+  const metadata = await fetch(`${base}/.well-known/oauth-protected-resource/mcp`);
+  assert.equal(metadata.status, 200);
+  // No server is registered at this URL: it advertises openid, which the issuer always accepts.
+  assert.deepEqual(await metadata.json(), { resource: `${base}/mcp`, authorization_servers: [issuer], scopes_supported: ['openid'], bearer_methods_supported: ['header'] });
+
+  const keyless = await fetch(`${base}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
+  assert.equal(keyless.status, 401);
+  assert.equal(keyless.headers.get('www-authenticate'), `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`);
+
+  const before = (await customerDetail(api, customer.id)).month_requests as number;
+  const client = new Client({ name: 'readme-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } }));
+  const result = await client.callTool({ name: 'forecast', arguments: {} });
+  assert.deepEqual(result.content, [{ type: 'text', text: `Sunny, for ${customer.id}` }]);
+  await client.close();
+  assert.ok((await untilReported(before + 3)) >= before + 3);
 });
