@@ -89,6 +89,7 @@ import { domainRoutes } from './domains/routes.js';
 import { DomainService } from './domains/service.js';
 import { tlsRoutes } from './domains/tls-routes.js';
 import { domainChecksJob } from './jobs/domain-checks.js';
+import { KeyIntrospector } from './end-user-keys/introspection.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -186,11 +187,12 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   const registration = new Registration(db, clock, apis, clients, tokenBuckets);
   const usage = new UsageService(db, clock, apis, ledger);
   const endUserKeys = new EndUserKeys(db, clock, audit, outbox, platformPlans);
+  const keyIntrospector = new KeyIntrospector(db, clock, platformPlans);
   const scheduler = new Scheduler(db, [receiptRetentionJob(clock), signinRetentionJob(clock), connectedAppsCleanupJob(clock), planSyncJob(payments), paymentGraceJob(payments), domainChecksJob(domains), receiptsJob(payments)], (job, error) => onError(new Error(`job ${job} failed: ${String(error)}`)));
   return {
     config, clock, db, database: deps.database, devOutbox, metrics, box, rateLimits, outbox, audit, accounts, workspaces, auth,
     platformPlans, apis, domains, ledger, customers, customerInvitations, customerMembers, customerPortalView, plans, stats, snapshots, usage, scheduler, signingKeys, registry, people,
-    personSessions, personAccounts, tokens, authorization, tokenBuckets, logos, payments, devProvider, metadataDocuments, clients, registration, endUserKeys,
+    personSessions, personAccounts, tokens, authorization, tokenBuckets, logos, payments, devProvider, metadataDocuments, clients, registration, endUserKeys, keyIntrospector,
   };
 }
 

@@ -109,7 +109,7 @@ export function issuerRoutes(services: Services, secureCookies: boolean, alongsi
     await app.register(tokenRoutes({ db, clock, tokens: services.tokens, clients }));
     await app.register(registrationRoutes(services.registration));
     await app.register(userinfoRoutes({ db, clock, keys }));
-    await app.register(introspectRoutes({ db, clock, keys, buckets: services.tokenBuckets }));
+    await app.register(introspectRoutes({ db, clock, keys, buckets: services.tokenBuckets, endUserKeys: services.keyIntrospector }));
     await app.register(accountApiRoutes({ db, clock, keys, endUserKeys: services.endUserKeys, buckets: services.tokenBuckets }));
     await app.register(logoutRoutes({ db, keys, sessions: services.personSessions, secureCookies }));
     await app.register(logoRoutes(services.logos));

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { exchangeCode, webCode } from './issuer-flows.js';
-import { signedInPerson, tenantFetch, type IssuerFixture } from './issuer.js';
+import { exchangeCode, introspect, webCode } from './issuer-flows.js';
+import { basic, signedInPerson, tenantFetch, type IssuerFixture } from './issuer.js';
 import { SHIPPED_PLATFORM_PLANS } from './platform-plans.js';
 import { startPersonSession } from './signin.js';
 
@@ -104,4 +104,23 @@ export function assertKeyError(answer: KeyAnswer, status: number, error: string,
 export async function freshToken(f: IssuerFixture, personId: string) {
   const session = await startPersonSession(f.t, f.apiId, personId);
   return accountToken(f, `gh_ps=${session.token}`, personId);
+}
+
+/** Introspects a key as a server with these credentials (default: the weather server). */
+export function introspectKey(f: IssuerFixture, key: string, server: { clientId: string; secret: string } = f.server) {
+  return introspect(f, key, { authorization: basic(server.clientId, server.secret), accept: 'application/json' });
+}
+
+/** Asserts exactly {"active": false} with the introspection cache header. */
+export function assertInactive(answer: { status: number; text: string; headers: Headers }, what = '') {
+  assert.equal(answer.status, 200, `${what} ${answer.text}`);
+  assert.equal(answer.text, '{"active":false}', what);
+  assert.equal(answer.headers.get('cache-control'), 'max-age=30');
+}
+
+export async function assertActive(f: IssuerFixture, key: string, what = '', server?: { clientId: string; secret: string }) {
+  const answer = await introspectKey(f, key, server);
+  assert.equal(answer.status, 200, answer.text);
+  assert.equal(answer.body.active, true, `${what}: ${answer.text}`);
+  return answer.body as { scope: string; aud: string | string[]; exp?: number; key_id: string; sub: string };
 }

@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isWellFormedApiKey } from '@gatehouse/protocol';
+import type { KeyIntrospector } from '../../end-user-keys/introspection.js';
 import type { Clock } from '../../platform/clock.js';
 import { sha256Hex } from '../../platform/crypto.js';
 import type { Db } from '../../platform/db/database.js';
@@ -22,7 +24,13 @@ const INACTIVE = { active: false } as const;
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 /** POST /oauth/introspect (RFC 7662 as spec 4.3 narrows it). */
-export function introspectRoutes(deps: { db: Db; clock: Clock; keys: SigningKeys; buckets: TokenBuckets }) {
+export function introspectRoutes(deps: { db: Db; clock: Clock; keys: SigningKeys; buckets: TokenBuckets; endUserKeys: KeyIntrospector }) {
+  /** Spec 4.3: servers can also check end-user keys; a web app sees only its own tokens. */
+  async function judgeApiKey(tenant: Tenant, caller: AuthenticatedClient, key: string) {
+    if (caller.kind !== 'server') return INACTIVE;
+    return deps.endUserKeys.judge(tenant, caller.server, key);
+  }
+
   async function judgeRefreshToken(tenant: Tenant, caller: AuthenticatedClient, token: string) {
     // Only a web app sees its own refresh tokens; a server never does.
     if (caller.kind !== 'app') return INACTIVE;
@@ -73,7 +81,13 @@ export function introspectRoutes(deps: { db: Db; clock: Clock; keys: SigningKeys
       if (!limit.allowed) throw new OAuthError('temporarily_unavailable', 'Too many introspection requests', 429, { 'retry-after': '1' });
       if (!caller) throw new OAuthError('invalid_client', 'Unknown client or wrong secret', 401, request.headers.authorization ? { 'www-authenticate': 'Basic realm="oauth"' } : {});
       const token = params.require('token');
-      const answer = token.includes('.') ? await judgeAccessToken(tenant, caller, token) : await judgeRefreshToken(tenant, caller, token);
+      // Spec 4.4: a value with dots is a JWT; one in the key format with its checksum is an
+      // end-user key (a refresh token, ghr_ and 43 characters, is one character short of it).
+      const answer = token.includes('.')
+        ? await judgeAccessToken(tenant, caller, token)
+        : isWellFormedApiKey(token)
+          ? await judgeApiKey(tenant, caller, token)
+          : await judgeRefreshToken(tenant, caller, token);
       return reply.status(200).header('cache-control', 'max-age=30').type('application/json').send(answer);
     });
   };
