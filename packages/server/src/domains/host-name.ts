@@ -15,6 +15,9 @@ const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 export function normalizeHostName(raw: string): string | null {
   const trimmed = raw.trim().replace(/\.$/, '');
   if (!trimmed || isIP(trimmed) || isIP(trimmed.replace(/^\[|\]$/g, ''))) return null;
+  // Only letters (of any script), digits, hyphens and dots: the URL parser under domainToASCII
+  // would otherwise read `login.example.com/path` as a host and a path, and keep the host.
+  if (/[\x00-\x2c\x2f\x3a-\x40\x5b-\x60\x7b-\x7f]/.test(trimmed)) return null;
   const ascii = domainToASCII(trimmed);
   if (!ascii || ascii.length > MAX_DOMAIN_LENGTH) return null;
   const labels = ascii.split('.');

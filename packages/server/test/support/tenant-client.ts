@@ -75,7 +75,8 @@ export function headingOf(html: string): string {
 export class TenantBrowser {
   readonly cookies = new Map<string, string>();
 
-  constructor(readonly origin: string) {}
+  /** @param send how requests reach the app: tenantFetch for `*.localhost`, or a custom domain's (test/support/domains.ts). */
+  constructor(readonly origin: string, private readonly send: (url: URL, init: RequestInit) => Promise<Response> = tenantFetch) {}
 
   /** One request, cookies sent and kept; no redirect followed. */
   async request(method: 'GET' | 'POST', target: string, form?: Field[] | Record<string, string>, headers: Record<string, string> = {}): Promise<Page> {
@@ -89,7 +90,7 @@ export class TenantBrowser {
       body = params.toString();
       sent['content-type'] ??= 'application/x-www-form-urlencoded';
     }
-    const response = await tenantFetch(url, { method, headers: sent, body });
+    const response = await this.send(url, { method, headers: sent, body });
     for (const line of response.headers.getSetCookie()) {
       const [pair] = line.split(';');
       const eq = pair!.indexOf('=');
