@@ -78,7 +78,7 @@ import { paymentRoutes } from './payments/routes.js';
 import { PaymentsService } from './payments/service.js';
 import { StripeProvider } from './payments/stripe-provider.js';
 import { webhookRoutes } from './payments/webhook-routes.js';
-import { paymentGraceJob, planSyncJob, receiptsJob } from './jobs/payments.js';
+import { devRenewalsJob, paymentGraceJob, planSyncJob, receiptsJob } from './jobs/payments.js';
 import { ClientDirectory } from './issuer/connected-apps/client-directory.js';
 import { MetadataDocuments } from './issuer/connected-apps/metadata-documents.js';
 import { Registration } from './issuer/connected-apps/registration.js';
@@ -188,7 +188,7 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   const usage = new UsageService(db, clock, apis, ledger);
   const endUserKeys = new EndUserKeys(db, clock, audit, outbox, platformPlans);
   const keyIntrospector = new KeyIntrospector(db, clock, platformPlans);
-  const scheduler = new Scheduler(db, [receiptRetentionJob(clock), signinRetentionJob(clock), connectedAppsCleanupJob(clock), planSyncJob(payments), paymentGraceJob(payments), domainChecksJob(domains), receiptsJob(payments)], (job, error) => onError(new Error(`job ${job} failed: ${String(error)}`)));
+  const scheduler = new Scheduler(db, [receiptRetentionJob(clock), signinRetentionJob(clock), connectedAppsCleanupJob(clock), planSyncJob(payments), paymentGraceJob(payments), domainChecksJob(domains), receiptsJob(payments), ...(devProvider ? [devRenewalsJob(devProvider)] : [])], (job, error) => onError(new Error(`job ${job} failed: ${String(error)}`)));
   return {
     config, clock, db, database: deps.database, devOutbox, metrics, box, rateLimits, outbox, audit, accounts, workspaces, auth,
     platformPlans, apis, domains, ledger, customers, customerInvitations, customerMembers, customerPortalView, plans, stats, snapshots, usage, scheduler, signingKeys, registry, people,

@@ -81,6 +81,23 @@ export class CustomerPortalView {
     return (await this.customers.findRow(this.db, actor.apiId, actor.customerId))?.plan_id ?? null;
   }
 
+  /**
+   * The customer's plan and subscription, for the plans page: `subscribed` while a provider
+   * subscription is in good standing (active, trialing, or past due within its grace), which the
+   * portal then switches or cancels rather than starting another.
+   */
+  async subscriptionOf(actor: MemberActor) {
+    const row = await this.customers.findRow(this.db, actor.apiId, actor.customerId);
+    const status = row?.subscription_status ?? null;
+    return {
+      planId: row?.plan_id ?? null,
+      subscribed: row?.plan_source === 'provider' && ['active', 'trialing', 'past_due'].includes(status ?? ''),
+      status,
+      periodEnd: row?.subscription_period_end ?? null,
+      cancelAtPeriodEnd: row?.subscription_cancel_at_period_end ?? false,
+    };
+  }
+
   /** Keys of the customer, oldest first, with whether this person may revoke each. */
   async keys(actor: MemberActor) {
     const rows = await q.activeKeysOf(this.db, actor.apiId, actor.customerId);

@@ -27,7 +27,7 @@ export const TEST_CREDIT_MICRO = 10_000_000;
 type CustomerRow = Selectable<CustomersTable>;
 
 /** The columns the payments provider's events keep (spec 2.2 CustomerDetail). */
-export type ProviderBilling = Partial<Pick<CustomerRow, 'plan_id' | 'plan_source' | 'provider_customer_id' | 'subscription_status' | 'subscription_period_end' | 'has_card' | 'auto_recharge_failed_at'>>;
+export type ProviderBilling = Partial<Pick<CustomerRow, 'plan_id' | 'plan_source' | 'provider_customer_id' | 'subscription_status' | 'subscription_period_end' | 'subscription_cancel_at_period_end' | 'has_card' | 'auto_recharge_failed_at'>>;
 
 export interface LimitsInput {
   monthly_quota?: number | null;

@@ -1,4 +1,5 @@
 import { MINUTE } from '../platform/clock.js';
+import type { DevProvider } from '../payments/dev-provider.js';
 import type { PaymentsService } from '../payments/service.js';
 import type { Job } from './scheduler.js';
 
@@ -27,4 +28,10 @@ export function paymentGraceJob(payments: PaymentsService): Job {
 export function receiptsJob(payments: PaymentsService): Job {
   // Safe on several nodes at once: each receipt is claimed before it is mailed.
   return { name: 'payments-receipts', lockKey: 7_310_133, everyMs: MINUTE, exclusive: false, run: () => payments.receipts.deliverPending() };
+}
+
+/** The development provider's subscriptions renew (or end) at the end of their period, as Stripe's do. */
+export function devRenewalsJob(provider: DevProvider): Job {
+  // Safe on several nodes at once: a period is moved on by one conditional update.
+  return { name: 'payments-dev-renewals', lockKey: 7_310_134, everyMs: MINUTE, exclusive: false, run: () => provider.renewDue() };
 }

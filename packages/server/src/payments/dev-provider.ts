@@ -204,6 +204,33 @@ export class DevProvider implements PaymentsProvider {
     return { redirect: session.success_url.replace('{CHECKOUT_SESSION_ID}', sessionId) };
   }
 
+  /**
+   * Renewals, as Stripe's billing does at the end of each period: a subscription that ends with its
+   * period is deleted; any other starts its next period, paid by a new invoice (`invoice.paid`,
+   * which adds the plan's credit again) and `customer.subscription.updated`. One period per call;
+   * the job calls again while more are due (a clock moved months ahead renews month by month).
+   */
+  async renewDue(): Promise<number> {
+    let renewed = 0;
+    for (const row of await store.dueSubscriptions(this.db, this.#seconds())) {
+      const sub = row.data as unknown as store.DevSubscription;
+      const account = row.account_id === PLATFORM_ACCOUNT ? null : row.account_id;
+      if (sub.cancel_at_period_end) {
+        const ended = { ...sub, status: 'canceled' };
+        if (!(await store.advance(this.db, row.id, sub.period_end, { ...ended }))) continue;
+        await this.emit('customer.subscription.deleted', this.#subscriptionObject(row.id, ended, 'canceled'), account);
+      } else {
+        const next = { ...sub, period_end: sub.period_end + PERIOD_S };
+        if (!(await store.advance(this.db, row.id, sub.period_end, { ...next }))) continue;
+        const invoice = { id: `in_dev_${newId('x').slice(2)}`, object: 'invoice', status: 'paid', billing_reason: 'subscription_cycle', customer: sub.customer, amount_paid: sub.amount_cents, parent: { type: 'subscription_details', subscription_details: { subscription: row.id, metadata: sub.metadata } } };
+        await this.emit('invoice.paid', invoice, account);
+        await this.emit('customer.subscription.updated', this.#subscriptionObject(row.id, next, next.status), account);
+      }
+      renewed++;
+    }
+    return renewed;
+  }
+
   /** The test page's "decline": the session stays open to try again, and the failure is an event. */
   async declineCheckout(sessionId: string): Promise<boolean> {
     const row = await store.get(this.db, sessionId, 'checkout');

@@ -52,3 +52,32 @@ export function claim(db: Db, id: string) {
     .returningAll()
     .executeTakeFirst();
 }
+
+/** Subscriptions still running whose paid period ended by `nowSeconds` (renewal is due). */
+export function dueSubscriptions(db: Db, nowSeconds: number) {
+  return db
+    .selectFrom('dev_payment_objects')
+    .selectAll()
+    .where('kind', '=', 'subscription')
+    .where(sql<boolean>`data->>'status' in ('active', 'past_due')`)
+    .where(sql<boolean>`(data->>'period_end')::bigint <= ${nowSeconds}`)
+    .orderBy('created_at')
+    .limit(500)
+    .execute();
+}
+
+/**
+ * Replaces a subscription's data if its period still ends at `periodEnd`: of two renewals at once
+ * (two nodes), one moves it on and the other finds nothing.
+ */
+export async function advance(db: Db, id: string, periodEnd: number, data: Record<string, unknown>): Promise<boolean> {
+  const row = await db
+    .updateTable('dev_payment_objects')
+    .set({ data: JSON.stringify(data) })
+    .where('id', '=', id)
+    .where('kind', '=', 'subscription')
+    .where(sql<boolean>`(data->>'period_end')::bigint = ${periodEnd}`)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}

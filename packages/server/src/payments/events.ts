@@ -156,6 +156,7 @@ export class PaymentEvents {
       provider_customer_id: event.providerCustomerId,
       subscription_status: next.status,
       subscription_period_end: event.periodEnd,
+      subscription_cancel_at_period_end: !ended && event.cancelAtPeriodEnd,
     });
     return `subscription ${next.status}`;
   }

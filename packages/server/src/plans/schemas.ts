@@ -40,6 +40,7 @@ export const PlanOut = Type.Object({
   sort: Type.Integer(),
   subscribers: Int64(),
   created_at: Timestamp,
+  portal_url: Type.Optional(Type.String({ description: "the plan's page on the portal; a private plan is offered by this link only" })),
   provider_price_id: Type.Optional(Type.String()),
   provider_sync_error: Type.Optional(Type.String()),
   provider_synced_at: Type.Optional(Timestamp),

@@ -26,7 +26,11 @@ const limitFields = ['monthly_quota', 'price_per_request_micro', 'rps'] as const
 
 export type RefreshPolicies = (trx: Trx, apiId: string, customerIds: string[]) => Promise<void>;
 
-function toPlanOut(plan: PlansTable, subscribers: number) {
+/**
+ * PlanOut. `portal_url` is the plan's page on the API's portal: the link an owner copies to offer a
+ * private plan (not listed on the portal) to a customer.
+ */
+function toPlanOut(plan: PlansTable, subscribers: number, portalUrl: string) {
   return {
     id: plan.id,
     name: plan.name,
@@ -41,6 +45,7 @@ function toPlanOut(plan: PlansTable, subscribers: number) {
     sort: plan.sort,
     subscribers,
     created_at: plan.created_at.toISOString(),
+    portal_url: `${portalUrl}/plans/${plan.id}`,
     ...(plan.provider_price_id ? { provider_price_id: plan.provider_price_id } : {}),
     ...(plan.provider_sync_error ? { provider_sync_error: plan.provider_sync_error } : {}),
     ...(plan.provider_synced_at ? { provider_synced_at: plan.provider_synced_at.toISOString() } : {}),
@@ -83,8 +88,9 @@ export class PlanService {
   }
 
   async list(caller: Caller, apiId: string) {
-    await this.apis.access(caller, apiId, 'viewer');
-    return (await q.plansOf(this.db, apiId)).map((p) => toPlanOut(p, Number(p.subscribers)));
+    const { api } = await this.apis.access(caller, apiId, 'viewer');
+    const portalUrl = this.apis.portalUrl(api.slug);
+    return (await q.plansOf(this.db, apiId)).map((p) => toPlanOut(p, Number(p.subscribers), portalUrl));
   }
 
   async create(caller: Caller, apiId: string, fields: PlanFields) {
@@ -118,7 +124,7 @@ export class PlanService {
         summary: `Created plan ${plan.name} at ${plan.price_monthly_cents} cents a month`,
         details: { ...fields },
       });
-      return toPlanOut(plan, 0);
+      return toPlanOut(plan, 0, this.apis.portalUrl(api.slug));
     }).finally(() => this.planChanged(apiId));
   }
 
@@ -138,7 +144,7 @@ export class PlanService {
         summary: `Changed ${Object.keys(fields).join(', ')} of plan ${plan.name}`,
         details: { ...fields },
       });
-      return toPlanOut(plan, subscribers.length);
+      return toPlanOut(plan, subscribers.length, this.apis.portalUrl(api.slug));
     }).finally(() => this.planChanged(apiId));
   }
 
@@ -158,7 +164,7 @@ export class PlanService {
       }
       const updated = await q.updatePlan(trx, apiId, planId, { active: false, updated_at: this.clock.now() });
       await audit('plan.deactivate', `Deactivated plan ${plan.name}; its ${subscribers.length} subscribers keep it`);
-      return { deleted: false as const, plan: toPlanOut(updated, subscribers.length) };
+      return { deleted: false as const, plan: toPlanOut(updated, subscribers.length, this.apis.portalUrl(api.slug)) };
     });
   }
 }

@@ -18,7 +18,7 @@ before(async () => {
 });
 after(() => t.close());
 
-const PLAN_OUT = ['active', 'created_at', 'credit_micro', 'description', 'id', 'monthly_quota', 'name', 'price_monthly_cents', 'price_per_request_micro', 'rps', 'sort', 'subscribers', 'visibility'];
+const PLAN_OUT = ['active', 'created_at', 'credit_micro', 'description', 'id', 'monthly_quota', 'name', 'portal_url', 'price_monthly_cents', 'price_per_request_micro', 'rps', 'sort', 'subscribers', 'visibility'];
 
 const createPlan = (body: Record<string, unknown>, client = editor.client, on = api) => client.post(`/apis/${on.apiId}/plans`, body);
 const patchPlan = (id: string, body: Record<string, unknown>, client = editor.client) => client.patch(`/apis/${api.apiId}/plans/${id}`, body);
@@ -84,9 +84,11 @@ test('a created plan answers every PlanOut field with its defaults', async () =>
   assert.equal(created.status, 200, created.text);
   assert.deepEqual(Object.keys(created.body).sort(), PLAN_OUT);
   assert.match(created.body.id, /^pln_/);
+  // The link an owner copies to offer a plan (a private one above all) on the portal.
+  assert.equal(created.body.portal_url, `${(await editor.client.get(`/apis/${api.apiId}`)).body.portal_url}/plans/${created.body.id}`);
   assert.deepEqual(
-    { ...created.body, id: undefined, created_at: undefined },
-    { id: undefined, created_at: undefined, name: 'Starter', description: '', price_monthly_cents: 1_900, credit_micro: 0, price_per_request_micro: null, rps: null, monthly_quota: null, visibility: 'public', active: true, sort: 0, subscribers: 0 },
+    { ...created.body, id: undefined, created_at: undefined, portal_url: undefined },
+    { id: undefined, created_at: undefined, portal_url: undefined, name: 'Starter', description: '', price_monthly_cents: 1_900, credit_micro: 0, price_per_request_micro: null, rps: null, monthly_quota: null, visibility: 'public', active: true, sort: 0, subscribers: 0 },
   );
 });
 

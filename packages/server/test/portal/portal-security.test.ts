@@ -61,7 +61,7 @@ function assertStrictPage(page: Page, path: string) {
 
 test('every page of the portal answers with the strict CSP and holds nothing it would block', async () => {
   const c = await fullCustomer();
-  const paths = ['/', '/usage', '/ledger', '/keys', '/quickstart', '/plans', '/team', '/account', `/keys/${c.keyId}/revoke`, `/team/members/${c.mate.person.id}/remove`, `/team/invitations/${c.invitationId}/revoke`];
+  const paths = ['/', '/usage', '/ledger', '/billing', '/keys', '/quickstart', '/plans', '/team', '/account', `/keys/${c.keyId}/revoke`, `/team/members/${c.mate.person.id}/remove`, `/team/invitations/${c.invitationId}/revoke`];
   for (const path of paths) {
     const page = await c.browser.get(path);
     assert.equal(page.status, 200, `${path}: ${headingOf(page.html)}`);
@@ -115,7 +115,7 @@ test('a person of API A sees nothing of API B, and names of B’s keys, people a
   const theirEntryIds = [...theirLedger.html.matchAll(/id="entry-([^"]+)"/g)].map((m) => m[1]!);
   assert.ok(theirEntryIds.length >= 2);
 
-  for (const path of ['/', '/usage', '/ledger', '/keys', '/team', '/plans']) {
+  for (const path of ['/', '/usage', '/ledger', '/billing', '/keys', '/team', '/plans']) {
     const page = await ours.browser.get(path);
     assert.equal(page.status, 200, path);
     for (const secretOfB of [theirs.customerId, theirs.keyId, theirs.person.email, theirs.mate.person.id, theirs.invitationId, ...theirEntryIds, 'Bravo API']) {

@@ -2,10 +2,12 @@
 // checkout clicked as a browser would, customers' teams, and connecting the owner's account.
 import assert from 'node:assert/strict';
 import type { CustomerRole } from '../../src/customers/tables.js';
+import type { TestClient } from './client.js';
 import type { IssuerFixture } from './issuer.js';
 import { expectPage, freshEmail } from './pages.js';
 import { customerIdOf, portalVisitor, teamPageOf } from './portal.js';
-import type { Page } from './tenant-client.js';
+import { startPersonSession } from './signin.js';
+import { TenantBrowser, type Page } from './tenant-client.js';
 
 /** Connects the API to the development provider, as its owner does in the console. */
 export async function connectDevPayments(f: IssuerFixture): Promise<void> {
@@ -68,4 +70,28 @@ export function rowsOf(html: string, tableId: string): string[][] {
 export function textById(html: string, id: string): string | null {
   const match = new RegExp(`id="${id}"[^>]*>([\\s\\S]*?)</`).exec(html);
   return match ? match[1]!.replace(/<[^>]+>/g, '').trim() : null;
+}
+
+/**
+ * The same person signed in again with a new browser: after a test moves the clock by a month,
+ * the sessions it started before have ended, as they would for a real visitor.
+ */
+export async function signInAgain(f: IssuerFixture, personId: string): Promise<TenantBrowser> {
+  const session = await startPersonSession(f.t, f.apiId, personId);
+  const browser = new TenantBrowser(f.issuer);
+  browser.cookies.set('gh_ps', session.token);
+  assert.equal((await browser.get('/')).status, 200);
+  return browser;
+}
+
+/**
+ * The owner's console through a workspace key: unlike a console session it does not end when a
+ * test moves the clock by a month.
+ */
+export async function ownerKeyClient(f: IssuerFixture): Promise<TestClient> {
+  const made = await f.owner.client.post(`/workspaces/${f.owner.workspaceId}/keys`, { name: 'payments tests', role: 'admin' });
+  assert.equal(made.status, 200, made.text);
+  const client = f.t.client();
+  client.bearer = made.body.key;
+  return client;
 }

@@ -72,12 +72,14 @@ export async function billingPage(deps: PortalDeps, ctx: PortalContext, notice: 
   const shown = notice.error || notice.ok ? notice : await returnNotice(deps, ctx);
   const [overview, ready] = await Promise.all([deps.view.overview(api, ctx.membership.customer_id), deps.payments.ready(api.id)]);
   if (!overview) return ctx.page({ title: 'Billing', active: '/billing', status: 404, body: html`<h1>Billing</h1><p>This customer no longer exists.</p>` });
-  const origin = deps.payments.checkoutOrigin;
+  // Forms that start a checkout are answered with a redirect to the provider's page, which the
+  // CSP must allow; without one the page keeps the strict form-action 'self'.
+  const checkout = ready && customerRoleMay.manageBilling(ctx.membership.role) && (api.payg_enabled || api.auto_recharge_allowed);
+  const origin = checkout ? deps.payments.checkoutOrigin : null;
   return ctx.page({
     title: 'Billing',
     active: '/billing',
     status: notice.status ?? 200,
-    // The forms below are answered with a redirect to the provider's checkout page.
     ...(origin ? { formActions: [origin] } : {}),
     body: html`<h1>Billing</h1>
 ${errorBox(shown.error ?? null)}${shown.ok ? html`<p class="ok" role="status" id="billing-notice">${shown.ok}</p>` : ''}
