@@ -321,3 +321,26 @@ test('a request with an Authorization header is judged by that header alone', as
   const { personId } = await member();
   assertAdmitted(await post(forecast(), { 'x-api-key': 'nonsense', ...bearer(await madeToken(personId)) }), 'a good token beside a bad key header');
 });
+
+// ---- The core, as other frameworks use it
+
+test('protectResource alone: admits as the meter does; a JWKS that cannot be fetched is 503, never 401', async () => {
+  const { personId, customerId } = await member();
+  const token = await madeToken(personId);
+  const working = protectResource(mcp.meter, { resource: mcp.url, fetch: jwksFetch as typeof fetch });
+  const admitted = await working.admit({ authorization: `Bearer ${token}`, scopes: ['read:weather'] });
+  assert.ok(admitted.ok, admitted.ok ? '' : `${admitted.status} ${admitted.reason}`);
+  assert.equal(admitted.customer.id, customerId);
+  assert.equal(admitted.token?.personId, personId);
+  admitted.finish(200);
+  const scoped = await working.admit({ authorization: `Bearer ${token}`, scopes: async () => ['write:weather'] });
+  assert.equal(scoped.ok ? 200 : scoped.status, 403);
+
+  const unreachable = protectResource(mcp.meter, { resource: mcp.url, fetch: (async () => { throw new Error('connection refused'); }) as typeof fetch });
+  for (let i = 0; i < 2; i++) {
+    const answer = await unreachable.admit({ authorization: `Bearer ${token}` });
+    assert.equal(answer.ok ? 200 : answer.status, 503, `attempt ${i + 1}`);
+    assert.equal(answer.ok ? '' : answer.headers['retry-after'], '5');
+  }
+  assert.equal(unreachable.jwksFetches, 1, 'the second, within the cooldown, did not fetch again');
+});

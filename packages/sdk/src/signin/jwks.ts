@@ -33,9 +33,12 @@ export class JwksCache {
     const known = this.#keys.get(kid);
     if (known) return known;
     if (this.now() - this.#lastAttempt < this.minRefetchMs) {
+      // A fetch under way (for another request with this kid, say) is waited for, not repeated.
       if (this.#loading) await this.#loading.catch(() => undefined);
-      else if (this.#lastFailed) throw new JwksUnavailable(`the JWKS at ${this.url} could not be fetched`);
-      return this.#keys.get(kid) ?? null;
+      const key = this.#keys.get(kid);
+      if (key) return key;
+      if (this.#lastFailed) throw new JwksUnavailable(`the JWKS at ${this.url} could not be fetched`);
+      return null;
     }
     await this.#refresh();
     return this.#keys.get(kid) ?? null;

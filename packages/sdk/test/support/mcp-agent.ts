@@ -69,13 +69,13 @@ export class MemoryOAuthProvider implements OAuthClientProvider {
   }
 }
 
-export function agentTransport(mcpUrl: string, provider: OAuthClientProvider): StreamableHTTPClientTransport {
-  return new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider, fetch: agentFetch });
+export function agentTransport(mcpUrl: string, provider: OAuthClientProvider, fetchFn: typeof fetch = agentFetch): StreamableHTTPClientTransport {
+  return new StreamableHTTPClientTransport(new URL(mcpUrl), { authProvider: provider, fetch: fetchFn });
 }
 
 /** The client's first connection: the server answers 401, the client discovers and sends the person to sign in. */
-export async function startSignIn(mcpUrl: string, provider: MemoryOAuthProvider): Promise<{ transport: StreamableHTTPClientTransport; authorizationUrl: URL }> {
-  const transport = agentTransport(mcpUrl, provider);
+export async function startSignIn(mcpUrl: string, provider: MemoryOAuthProvider, fetchFn: typeof fetch = agentFetch): Promise<{ transport: StreamableHTTPClientTransport; authorizationUrl: URL }> {
+  const transport = agentTransport(mcpUrl, provider, fetchFn);
   const client = new Client({ name: 'test-agent', version: '1.0.0' });
   await assert.rejects(client.connect(transport), UnauthorizedError);
   assert.ok(provider.authorizationUrl, 'the client asked to open the authorization URL');
@@ -114,9 +114,9 @@ export async function signUpAndConsent(issuer: string, authorizationUrl: URL, pe
 }
 
 /** After the code: the client trades it for tokens, then connects for real. */
-export async function finishSignIn(mcpUrl: string, provider: MemoryOAuthProvider, transport: StreamableHTTPClientTransport, code: string): Promise<Client> {
+export async function finishSignIn(mcpUrl: string, provider: MemoryOAuthProvider, transport: StreamableHTTPClientTransport, code: string, fetchFn: typeof fetch = agentFetch): Promise<Client> {
   await transport.finishAuth(code);
   const client = new Client({ name: 'test-agent', version: '1.0.0' });
-  await client.connect(agentTransport(mcpUrl, provider));
+  await client.connect(agentTransport(mcpUrl, provider, fetchFn));
   return client;
 }
