@@ -84,6 +84,7 @@ import { Registration } from './issuer/connected-apps/registration.js';
 import { connectedAppsCleanupJob } from './jobs/connected-apps-cleanup.js';
 import { EndUserKeys } from './end-user-keys/service.js';
 import { KeyIntrospector } from './end-user-keys/introspection.js';
+import { endUserKeyReminderJob, endUserKeyRetentionJob } from './jobs/end-user-keys.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -175,7 +176,8 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   const usage = new UsageService(db, clock, apis, ledger);
   const endUserKeys = new EndUserKeys(db, clock, audit, outbox, platformPlans);
   const keyIntrospector = new KeyIntrospector(db, clock, platformPlans);
-  const scheduler = new Scheduler(db, [receiptRetentionJob(clock), signinRetentionJob(clock), connectedAppsCleanupJob(clock), planSyncJob(payments), paymentGraceJob(payments)], (job, error) => onError(new Error(`job ${job} failed: ${String(error)}`)));
+  const scheduler = new Scheduler(db, [receiptRetentionJob(clock), signinRetentionJob(clock), connectedAppsCleanupJob(clock), planSyncJob(payments), paymentGraceJob(payments),
+    endUserKeyRetentionJob(clock), endUserKeyReminderJob(clock, outbox, (slug) => apis.portalUrl(slug))], (job, error) => onError(new Error(`job ${job} failed: ${String(error)}`)));
   return {
     config, clock, db, database: deps.database, devOutbox, metrics, box, rateLimits, outbox, audit, accounts, workspaces, auth,
     platformPlans, apis, ledger, customers, customerInvitations, customerMembers, customerPortalView, plans, stats, snapshots, usage, scheduler, signingKeys, registry, people,
