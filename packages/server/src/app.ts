@@ -90,6 +90,7 @@ import { DomainService } from './domains/service.js';
 import { tlsRoutes } from './domains/tls-routes.js';
 import { domainChecksJob } from './jobs/domain-checks.js';
 import { KeyIntrospector } from './end-user-keys/introspection.js';
+import { endUserKeyReminderJob, endUserKeyRetentionJob } from './jobs/end-user-keys.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -188,7 +189,20 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   const usage = new UsageService(db, clock, apis, ledger);
   const endUserKeys = new EndUserKeys(db, clock, audit, outbox, platformPlans);
   const keyIntrospector = new KeyIntrospector(db, clock, platformPlans);
-  const scheduler = new Scheduler(db, [receiptRetentionJob(clock), signinRetentionJob(clock), connectedAppsCleanupJob(clock), planSyncJob(payments), paymentGraceJob(payments), domainChecksJob(domains), receiptsJob(payments), ...(devProvider ? [devRenewalsJob(devProvider)] : [])], (job, error) => onError(new Error(`job ${job} failed: ${String(error)}`)));
+  // One job per line: every capability adds its own.
+  const jobs = [
+    receiptRetentionJob(clock),
+    signinRetentionJob(clock),
+    connectedAppsCleanupJob(clock),
+    planSyncJob(payments),
+    paymentGraceJob(payments),
+    receiptsJob(payments),
+    ...(devProvider ? [devRenewalsJob(devProvider)] : []),
+    domainChecksJob(domains),
+    endUserKeyRetentionJob(clock),
+    endUserKeyReminderJob(clock, outbox, (slug) => apis.portalUrl(slug)),
+  ];
+  const scheduler = new Scheduler(db, jobs, (job, error) => onError(new Error(`job ${job} failed: ${String(error)}`)));
   return {
     config, clock, db, database: deps.database, devOutbox, metrics, box, rateLimits, outbox, audit, accounts, workspaces, auth,
     platformPlans, apis, domains, ledger, customers, customerInvitations, customerMembers, customerPortalView, plans, stats, snapshots, usage, scheduler, signingKeys, registry, people,

@@ -1,0 +1,149 @@
+// The issuer for key-introspection.bench.ts, in a process of its own so the load generator does
+// not share its event loop: the app built by `npm run build` (packages/server/dist), on PostgreSQL
+// in a fresh schema (PGlite when none answers), with an API whose end-user keys are on, a web app,
+// a server exposing one permission, a person holding it, an end-user key of that person for the
+// server, and a code for an access token for the same server. It answers the parent (IPC) with its
+// CPU time and statements sent, and stops.
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
+import pg from 'pg';
+import { buildApp } from '../packages/server/dist/app.js';
+import { loadConfig } from '../packages/server/dist/config.js';
+import { insertPerson } from '../packages/server/dist/issuer/people/queries.js';
+import { loadSettings } from '../packages/server/dist/issuer/registry/settings.js';
+import type { Tenant } from '../packages/server/dist/issuer/tenant.js';
+import { OTHER_INTROSPECTION, SERVER_INTROSPECTION } from '../packages/server/dist/issuer/protocol/introspect-routes.js';
+import { systemClock } from '../packages/server/dist/platform/clock.js';
+import { openDatabase, type DatabaseHandle } from '../packages/server/dist/platform/db/database.js';
+import { migrate } from '../packages/server/dist/platform/db/migrate.js';
+import { benchDatabaseUrl } from './support.js';
+import { CODE_CHALLENGE, NONCE, ownCpuMicros, PERMISSION, REDIRECT_URI, RESOURCE, type Credentials } from './issuer-support.js';
+
+export interface KeyBenchReady {
+  type: 'ready';
+  port: number;
+  host: string;
+  app: Credentials;
+  server: Credentials;
+  /** An end-user key of the person for RESOURCE with PERMISSION. */
+  key: string;
+  /** A code of the web app for an access token for RESOURCE with PERMISSION. */
+  code: string;
+  storage: string;
+}
+export type KeyBenchParent = { type: 'cpu' } | { type: 'stop' };
+export type KeyBenchChild = KeyBenchReady | { type: 'cpu'; serverMicros: number; queries: number | null } | { type: 'stopped' };
+
+// Every statement the app sends (BEGIN and COMMIT included) is one round trip to PostgreSQL.
+let queries = 0;
+const query = pg.Client.prototype.query;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  queries++;
+  return (query as (...args: unknown[]) => unknown).apply(this, args);
+} as typeof query;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+async function freshSchema(): Promise<{ admin: pg.Client; schema: string } | null> {
+  const admin = new pg.Client({ connectionString: benchDatabaseUrl, connectionTimeoutMillis: 3000 });
+  try {
+    await admin.connect();
+  } catch {
+    return null;
+  }
+  const schema = `bench_${randomBytes(5).toString('hex')}`;
+  await admin.query(`create schema ${schema}`);
+  return { admin, schema };
+}
+
+const postgres = await freshSchema();
+const database: DatabaseHandle = postgres ? await openDatabase({ url: benchDatabaseUrl, schema: postgres.schema, poolSize: 10 }) : await openDatabase({ url: null });
+await migrate(database.db);
+
+const port = await freePort();
+const config = loadConfig({ PORT: String(port), BASE_URL: `http://localhost:${port}`, PORTAL_DOMAIN: 'localhost', SECRET_KEY: randomBytes(32).toString('base64'), DATA_DIR: '.bench-data', LOG_LEVEL: 'silent' });
+const { app, services } = await buildApp({ config, database, clock: systemClock, redis: null, logger: false });
+
+// Spec 8 limits introspection to 100/s per server credential with bursts of 1,000: far below what
+// a benchmark sends. The limiter still runs on every request, with its rules lifted, in this
+// process's instance only (as bench/issuer-ours.ts does).
+const buckets = services.tokenBuckets;
+const take = buckets.take.bind(buckets);
+const lifted = new Set([SERVER_INTROSPECTION.name, OTHER_INTROSPECTION.name]);
+buckets.take = (rule, key) => take(lifted.has(rule.name) ? { ...rule, ratePerS: 1e9, burst: 1e9 } : rule, key);
+
+await app.listen({ port, host: '127.0.0.1' });
+
+// Setup through the services, as the console, the pages and the account API would.
+const owner = await services.db.transaction().execute(async (trx) => {
+  const user = await services.accounts.createUser(trx, { email: 'bench@example.com', name: 'Bench', password: 'bench password 1' });
+  return services.workspaces.createWorkspace(trx, { type: 'system', id: 'bench', name: 'bench', ip: '127.0.0.1' }, user.id, 'Bench');
+});
+const caller = { kind: 'key' as const, key: { id: 'wsk_bench', workspaceId: owner.id, name: 'bench', role: 'admin' as const }, ip: '127.0.0.1', userAgent: 'bench' };
+const created = await services.apis.create(caller, owner.id, { name: 'Bench Keys', preset: 'payg', slug: 'bench-keys' });
+if (!created.ok) throw new Error(`api: ${created.code}`);
+const apiId = created.value.api.id;
+const webApp = await services.registry.apps.create(caller, apiId, { name: 'Bench web app', kind: 'web', redirect_uris: [REDIRECT_URI] });
+if (!webApp.ok || !webApp.value.client_secret) throw new Error('web app');
+const server = await services.registry.servers.create(caller, apiId, { name: 'Bench API', resource_url: RESOURCE, permissions: [{ name: PERMISSION, description: 'Read things' }] });
+if (!server.ok) throw new Error('server');
+const role = await services.registry.roles.create(caller, apiId, { name: 'reader', permissions: [{ server_id: server.value.id, permission: PERMISSION }] });
+if (!role.ok) throw new Error('role');
+if (!(await services.registry.keySettings.update(caller, apiId, { enabled: true })).ok) throw new Error('key settings');
+const now = new Date();
+const person = await insertPerson(services.db, {
+  id: `per_${randomBytes(10).toString('hex')}`, api_id: apiId, email: 'pat@people.test', email_verified: true, name: 'Pat Person', picture: null, password_hash: null, last_login_at: null, created_at: now, updated_at: now,
+});
+if (!(await services.people.setRoles(caller, apiId, person.id, [role.value.id])).ok) throw new Error('roles');
+const session = await services.personSessions.start(apiId, person.id, ['pwd'], 14 * 24 * 3600);
+
+const api = (await services.apis.findBySlug('bench-keys'))!;
+const tenant: Tenant = {
+  api,
+  issuer: services.apis.portalUrl(api.slug),
+  settings: await loadSettings(services.db, services.clock, api.id),
+  branding: { name: api.name, logoUrl: api.logo_url, accentColor: api.accent_color },
+};
+const key = await services.endUserKeys.create(tenant, { caller: { personId: person.id, clientId: webApp.value.id, authTime: now }, ip: '127.0.0.1' }, { name: 'bench', resources: [RESOURCE], permissions: [PERMISSION] });
+if (!key.ok) throw new Error(`key: ${key.refusal.message}`);
+const code = await services.tokens.issueCode(
+  tenant,
+  { clientId: webApp.value.id, redirectUri: REDIRECT_URI, responseMode: 'query', state: null, nonce: NONCE, codeChallenge: CODE_CHALLENGE, scopes: [PERMISSION], resource: RESOURCE, prompt: [], maxAge: null, loginHint: null },
+  { sessionId: session.id, personId: person.id, authTime: now, amr: ['pwd'] },
+  [PERMISSION],
+);
+
+const send = (message: KeyBenchChild) => new Promise<void>((resolve) => process.send!(message, () => resolve()));
+process.on('disconnect', () => process.exit());
+process.on('message', async (message: KeyBenchParent) => {
+  if (message.type === 'cpu') {
+    await send({ type: 'cpu', serverMicros: ownCpuMicros(), queries: postgres ? queries : null });
+  } else if (message.type === 'stop') {
+    await app.close();
+    await database.close();
+    if (postgres) {
+      await postgres.admin.query(`drop schema ${postgres.schema} cascade`);
+      await postgres.admin.end();
+    }
+    await send({ type: 'stopped' });
+    process.disconnect();
+  }
+});
+
+await send({
+  type: 'ready',
+  port,
+  host: `${api.slug}.localhost:${port}`,
+  app: { clientId: webApp.value.id, secret: webApp.value.client_secret },
+  server: { clientId: server.value.client_id, secret: server.value.client_secret },
+  key: key.value.secret,
+  code,
+  storage: postgres ? `PostgreSQL (schema ${postgres.schema})` : 'PGlite (embedded, in memory)',
+});
