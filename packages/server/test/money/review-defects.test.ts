@@ -1,11 +1,11 @@
 // Defects found in review (issue 16, item 6) on the console's money side, each pinned by a test
 // that failed before its fix: a change that changes nothing writes no audit event, on every PATCH
-// and PUT route of the console that had written one.
+// and PUT route of the console that had written one; a credit of 0 is refused (422), -1 and 1 apply.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { SignedUp } from '../support/flows.js';
 import type { TestApp } from '../support/harness.js';
-import { createCustomer, type ApiFixture, startWithApi } from '../support/money.js';
+import { assertRefusedAt, createCustomer, snapshotCustomer, type ApiFixture, startWithApi } from '../support/money.js';
 import type { Member } from '../support/workspaces.js';
 
 let t: TestApp;
@@ -101,4 +101,33 @@ test('the same logo, workspace name or member role again writes no audit event',
   const role = () => owner.client.put(`/workspaces/${owner.workspaceId}/members/${viewer.userId}/role`, { role: 'viewer' });
   await assertNoEvent('the role they have', role);
   await assertNoEvent('the same API settings', () => editor.client.patch(`/apis/${api.apiId}`, { name: 'Review API' }));
+});
+
+test('a credit of 0 micro units is refused naming the field and changes nothing; -1 and 1 apply', async () => {
+  const customer = await createCustomer(t, api, 'Credit Co');
+  const credit = (amount: number, ref?: string) => editor.client.post(`/apis/${api.apiId}/customers/${customer.id}/credit`, { amount_micro: amount, note: 'review', ...(ref ? { ref } : {}) });
+  const ledger = async () => (await viewer.client.get(`/apis/${api.apiId}/ledger?customer_id=${customer.id}`)).body.entries as unknown[];
+  const start = await snapshotCustomer(api, customer.id);
+  const entries = (await ledger()).length;
+  const events = (await workspaceEvents()).length;
+  for (const ref of [undefined, 'zero-ref']) {
+    const zero = await credit(0, ref);
+    assertRefusedAt(zero, 'body.amount_micro');
+    assert.match(zero.body.errors[0].message, /must not be 0/);
+  }
+  const still = await snapshotCustomer(api, customer.id);
+  assert.equal(still.credit_balance_micro, start.credit_balance_micro);
+  assert.equal(still.balance_seq, start.balance_seq, 'balance_seq does not move');
+  assert.equal((await ledger()).length, entries, 'no ledger entry');
+  assert.equal((await workspaceEvents()).length, events, 'no audit event');
+  // The refused ref was never used: a real credit with it applies.
+  const one = await credit(1, 'zero-ref');
+  assert.equal(one.status, 200, one.text);
+  assert.deepEqual(one.body, { applied: true, balance_micro: start.credit_balance_micro + 1 });
+  const minusOne = await credit(-1);
+  assert.equal(minusOne.status, 200, minusOne.text);
+  assert.deepEqual(minusOne.body, { applied: true, balance_micro: start.credit_balance_micro });
+  const end = await snapshotCustomer(api, customer.id);
+  assert.equal(end.balance_seq, start.balance_seq + 2);
+  assert.equal((await ledger()).length, entries + 2);
 });
