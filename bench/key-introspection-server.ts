@@ -108,6 +108,8 @@ const api = (await services.apis.findBySlug('bench-keys'))!;
 const tenant: Tenant = {
   api,
   issuer: services.apis.portalUrl(api.slug),
+  host: 'portal',
+  portalIssuer: services.apis.portalUrl(api.slug),
   settings: await loadSettings(services.db, services.clock, api.id),
   branding: { name: api.name, logoUrl: api.logo_url, accentColor: api.accent_color },
 };

@@ -366,6 +366,8 @@ export class ApiService {
 
   async setLogo(caller: Caller, apiId: string, logoUrl: string) {
     const { api, role } = await this.access(caller, apiId, 'editor');
+    // The logo it already has: no change, no audit event (as update).
+    if (api.logo_url === logoUrl) return this.#out(api, role);
     const row = await this.db.transaction().execute(async (trx) => {
       const updated = await q.updateApi(trx, apiId, { logo_url: logoUrl, updated_at: this.clock.now() });
       await this.audit.record(trx, actorOf(caller), {

@@ -13,6 +13,11 @@ export function findCustomer(db: Executor, apiId: string, customerId: string) {
   return db.selectFrom('customers').selectAll().where('api_id', '=', apiId).where('id', '=', customerId).executeTakeFirst();
 }
 
+/** A customer row, locked until the transaction ends (changes read what they change under it). */
+export function lockCustomer(trx: Trx, apiId: string, customerId: string) {
+  return trx.selectFrom('customers').selectAll().where('api_id', '=', apiId).where('id', '=', customerId).forUpdate().executeTakeFirst();
+}
+
 /** Holds the API row until the transaction ends: customer creation and the test key queue on it. */
 export function findTestCustomer(db: Executor, apiId: string) {
   return db.selectFrom('customers').selectAll().where('api_id', '=', apiId).where('is_test', '=', true).executeTakeFirst();

@@ -35,6 +35,29 @@ export interface LimitsInput {
   rps?: number | null;
 }
 
+export interface CustomerChanges {
+  status?: CustomerStatus;
+  notes?: string;
+  plan_id?: string | null;
+}
+
+/**
+ * The columns a PATCH of a customer changes: only what differs from the row, so a change that
+ * changes nothing is seen as one (no write, no audit event, as PATCH /apis/{api}). Removing the
+ * plan of a customer without one, or assigning by hand the plan it already has by hand, is none.
+ */
+export function changedColumns(customer: CustomerRow, changes: CustomerChanges): Partial<CustomerRow> {
+  const set: Partial<CustomerRow> = {};
+  if (changes.status !== undefined && changes.status !== customer.status) set.status = changes.status;
+  if (changes.notes !== undefined && changes.notes !== customer.notes) set.notes = changes.notes;
+  if (changes.plan_id === null && customer.plan_id !== null) {
+    Object.assign(set, { plan_id: null, plan_source: '', subscription_status: null, subscription_period_end: null });
+  } else if (typeof changes.plan_id === 'string' && (changes.plan_id !== customer.plan_id || customer.plan_source !== 'manual')) {
+    Object.assign(set, { plan_id: changes.plan_id, plan_source: 'manual', subscription_status: null, subscription_period_end: null });
+  }
+  return set;
+}
+
 /** Customers of an API, their limits, keys and the test customer (spec 2.2). */
 export class CustomerService {
   constructor(
@@ -219,44 +242,43 @@ export class CustomerService {
     return this.#detail(api, customer);
   }
 
-  /** Status (approve or refuse a pending sign-up, suspend, reactivate), notes and a plan assigned by hand (plan_source manual). */
-  async update(caller: Caller, apiId: string, customerId: string, changes: { status?: CustomerStatus; notes?: string; plan_id?: string | null }) {
-    const { api, customer } = await this.#load(caller, apiId, customerId, 'editor');
-    if (changes.status === 'pending' && customer.status !== 'pending') {
-      throw validationProblem('body.status', 'a customer cannot be moved back to pending', changes.status);
-    }
-    if (customer.is_test && changes.status === 'suspended') throw new Problem('customer_state', 'The test customer cannot be suspended');
+  /**
+   * Status (approve or refuse a pending sign-up, suspend, reactivate), notes and a plan assigned by
+   * hand (plan_source manual). A change that changes nothing writes nothing and no audit event.
+   */
+  async update(caller: Caller, apiId: string, customerId: string, changes: CustomerChanges) {
+    const { api } = await this.#load(caller, apiId, customerId, 'editor');
     const updated = await this.db.transaction().execute(async (trx) => {
-      const set: Updateable<CustomersTable> = { updated_at: this.clock.now() };
-      if (changes.status !== undefined) set.status = changes.status;
-      if (changes.notes !== undefined) set.notes = changes.notes;
-      if (changes.plan_id !== undefined) {
-        if (changes.plan_id !== null) {
-          const plan = await q.planOf(trx, apiId, changes.plan_id);
-          if (!plan || !plan.active) throw validationProblem('body.plan_id', 'no active plan of this API has that id', changes.plan_id);
-        }
-        Object.assign(set, changes.plan_id === null
-          ? { plan_id: null, plan_source: '', subscription_status: null, subscription_period_end: null }
-          : { plan_id: changes.plan_id, plan_source: 'manual', subscription_status: null, subscription_period_end: null });
+      const customer = await q.lockCustomer(trx, apiId, customerId);
+      if (!customer) throw new Problem('not_found', 'No such customer');
+      if (changes.status === 'pending' && customer.status !== 'pending') {
+        throw validationProblem('body.status', 'a customer cannot be moved back to pending', changes.status);
       }
-      const row = await q.updateCustomer(trx, apiId, customerId, set);
-      if (changes.plan_id !== undefined) await refreshPolicies(trx, api, [customerId], this.clock.now());
+      if (customer.is_test && changes.status === 'suspended') throw new Problem('customer_state', 'The test customer cannot be suspended');
+      const set = changedColumns(customer, changes);
+      if (Object.keys(set).length === 0) return customer;
+      if (set.plan_id) {
+        const plan = await q.planOf(trx, apiId, set.plan_id);
+        if (!plan || !plan.active) throw validationProblem('body.plan_id', 'no active plan of this API has that id', set.plan_id);
+      }
+      const row = await q.updateCustomer(trx, apiId, customerId, { ...set, updated_at: this.clock.now() });
+      if ('plan_id' in set) await refreshPolicies(trx, api, [customerId], this.clock.now());
       // A sign-up waiting for approval hears the answer either way.
-      if (customer.status === 'pending' && changes.status === 'active') await this.outbox.enqueue(trx, mails.approved(row.email, api.name, this.apis.portalUrl(api.slug)));
-      if (customer.status === 'pending' && changes.status === 'suspended') await this.outbox.enqueue(trx, mails.declined(row.email, api.name));
+      if (customer.status === 'pending' && set.status === 'active') await this.outbox.enqueue(trx, mails.approved(row.email, api.name, this.apis.portalUrl(api.slug)));
+      if (customer.status === 'pending' && set.status === 'suspended') await this.outbox.enqueue(trx, mails.declined(row.email, api.name));
       const what = [
-        changes.status !== undefined && changes.status !== customer.status ? `status ${customer.status} → ${changes.status}` : null,
-        changes.notes !== undefined ? 'notes' : null,
-        changes.plan_id !== undefined ? `plan ${changes.plan_id ?? 'none'}` : null,
+        set.status !== undefined ? `status ${customer.status} → ${set.status}` : null,
+        set.notes !== undefined ? 'notes' : null,
+        'plan_id' in set ? `plan ${set.plan_id ?? 'none'}` : null,
       ].filter(Boolean);
       await this.audit.record(trx, actorOf(caller), {
         workspaceId: api.workspace_id,
-        action: changes.status === 'suspended' && customer.status === 'pending' ? 'customer.refuse' : changes.status === 'suspended' && customer.status !== 'suspended' ? 'customer.suspend' : changes.status === 'active' && customer.status !== 'active' ? (customer.status === 'pending' ? 'customer.approve' : 'customer.reactivate') : 'customer.update',
+        action: set.status === 'suspended' ? (customer.status === 'pending' ? 'customer.refuse' : 'customer.suspend') : set.status === 'active' ? (customer.status === 'pending' ? 'customer.approve' : 'customer.reactivate') : 'customer.update',
         target: { type: 'customer', id: customerId },
         api: { id: api.id, name: api.name },
         customer: { id: customerId, name: row.name },
-        summary: `Changed ${what.join(', ') || 'nothing'} of ${row.name}`,
-        details: { ...changes },
+        summary: `Changed ${what.join(', ')} of ${row.name}`,
+        details: Object.fromEntries(Object.entries(changes).filter(([field]) => field in set)),
       });
       return row;
     });
@@ -264,16 +286,20 @@ export class CustomerService {
     return this.#detail(api, updated);
   }
 
-  /** Replaces the custom limits (absent or null: use the plan's or the API's). */
+  /**
+   * Replaces the custom limits (absent or null: use the plan's or the API's). Setting the limits
+   * the customer already has writes nothing and no audit event.
+   */
   async setLimits(caller: Caller, apiId: string, customerId: string, limits: LimitsInput) {
     const { api } = await this.#load(caller, apiId, customerId, 'editor');
+    const custom = { custom_monthly_quota: limits.monthly_quota ?? null, custom_price_per_request_micro: limits.price_per_request_micro ?? null, custom_rps: limits.rps ?? null };
     const updated = await this.db.transaction().execute(async (trx) => {
-      const row = await q.updateCustomer(trx, apiId, customerId, {
-        custom_monthly_quota: limits.monthly_quota ?? null,
-        custom_price_per_request_micro: limits.price_per_request_micro ?? null,
-        custom_rps: limits.rps ?? null,
-        updated_at: this.clock.now(),
-      });
+      const customer = await q.lockCustomer(trx, apiId, customerId);
+      if (!customer) throw new Problem('not_found', 'No such customer');
+      if (customer.custom_monthly_quota === custom.custom_monthly_quota && customer.custom_price_per_request_micro === custom.custom_price_per_request_micro && customer.custom_rps === custom.custom_rps) {
+        return customer;
+      }
+      const row = await q.updateCustomer(trx, apiId, customerId, { ...custom, updated_at: this.clock.now() });
       await refreshPolicies(trx, api, [customerId], this.clock.now());
       await this.audit.record(trx, actorOf(caller), {
         workspaceId: api.workspace_id,

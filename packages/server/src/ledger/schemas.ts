@@ -5,7 +5,8 @@ const Int64 = () => Type.Integer({ minimum: -9007199254740991, maximum: 90071992
 
 // Spec 2.2.
 export const CreditInBody = Body({
-  amount_micro: Type.Integer({ minimum: -100000000000, maximum: 100000000000, description: 'positive adds credit, negative removes it' }),
+  // 0 would post an empty entry and move balance_seq for nothing (issue 16, review).
+  amount_micro: Type.Integer({ minimum: -100000000000, maximum: 100000000000, not: { const: 0 }, description: 'positive adds credit, negative removes it; never 0' }),
   // The note is stored trimmed: "   " passed minLength 1 and was stored empty, below the bound.
   note: Type.String({ minLength: 1, maxLength: 300, pattern: '\\S' }),
   ref: Type.Optional(Type.String({ minLength: 1, maxLength: 200, description: 'idempotency reference: a repeated ref is ignored' })),

@@ -23,6 +23,17 @@ export function findPlan(db: Executor, apiId: string, planId: string) {
   return db.selectFrom('plans').selectAll().where('api_id', '=', apiId).where('id', '=', planId).executeTakeFirst();
 }
 
+/**
+ * A plan row locked until the transaction ends. A change takes FOR NO KEY UPDATE (the lock its
+ * UPDATE takes anyway): changes take turns, and assignments (FOR KEY SHARE) need not wait for one.
+ * A deletion takes FOR UPDATE, which waits for assignments in flight, so the subscribers it then
+ * counts include them (docs/architecture.md, lock order).
+ */
+export function lockPlan(trx: Trx, apiId: string, planId: string, purpose: 'change' | 'delete') {
+  const query = trx.selectFrom('plans').selectAll().where('api_id', '=', apiId).where('id', '=', planId);
+  return (purpose === 'delete' ? query.forUpdate() : query.forNoKeyUpdate()).executeTakeFirst();
+}
+
 export async function subscriberIds(db: Executor, planId: string): Promise<string[]> {
   return (await db.selectFrom('customers').select('id').where('plan_id', '=', planId).execute()).map((r) => r.id);
 }

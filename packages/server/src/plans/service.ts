@@ -128,24 +128,32 @@ export class PlanService {
     }).finally(() => this.planChanged(apiId));
   }
 
+  /** Changes a plan; fields given with the value they already have are no change, and a change of nothing writes nothing and no audit event. */
   async update(caller: Caller, apiId: string, planId: string, fields: Partial<PlanFields>) {
     const { api } = await this.apis.access(caller, apiId, 'editor');
+    let changedAny = false;
     return this.db.transaction().execute(async (trx) => {
-      const before = await q.findPlan(trx, apiId, planId);
+      const before = await q.lockPlan(trx, apiId, planId, 'change');
       if (!before) throw new Problem('not_found', 'No such plan');
-      const plan = await q.updatePlan(trx, apiId, planId, { ...fields, ...(fields.name ? { name: fields.name.trim() } : {}), updated_at: this.clock.now() });
+      const wanted: Partial<PlanFields> = { ...fields, ...(fields.name !== undefined ? { name: fields.name.trim() } : {}) };
+      const changed = Object.fromEntries(Object.entries(wanted).filter(([field, value]) => value !== before[field as keyof PlanFields])) as Partial<PlanFields>;
       const subscribers = await q.subscriberIds(trx, planId);
-      if (limitFields.some((f) => f in fields && fields[f] !== before[f])) await this.refreshPolicies(trx, apiId, subscribers);
+      if (Object.keys(changed).length === 0) return toPlanOut(before, subscribers.length, this.apis.portalUrl(api.slug));
+      changedAny = true;
+      const plan = await q.updatePlan(trx, apiId, planId, { ...changed, updated_at: this.clock.now() });
+      if (limitFields.some((f) => f in changed)) await this.refreshPolicies(trx, apiId, subscribers);
       await this.audit.record(trx, actorOf(caller), {
         workspaceId: api.workspace_id,
         action: 'plan.update',
         target: { type: 'plan', id: planId },
         api: { id: apiId, name: api.name },
-        summary: `Changed ${Object.keys(fields).join(', ')} of plan ${plan.name}`,
-        details: { ...fields },
+        summary: `Changed ${Object.keys(changed).join(', ')} of plan ${plan.name}`,
+        details: { ...changed },
       });
       return toPlanOut(plan, subscribers.length, this.apis.portalUrl(api.slug));
-    }).finally(() => this.planChanged(apiId));
+    }).finally(() => {
+      if (changedAny) this.planChanged(apiId);
+    });
   }
 
   /** Deletes a plan nobody is on; a plan with subscribers is deactivated instead, keeping them on it. */

@@ -119,6 +119,8 @@ export class WorkspaceService {
     const role = await this.authorize(caller, workspaceId, 'admin');
     return this.db.transaction().execute(async (trx) => {
       const before = await q.findWorkspace(trx, workspaceId);
+      // The name it already has: no change, no audit event.
+      if (before && before.name === name.trim()) return { id: before.id, name: before.name, role, created_at: iso(before.created_at) };
       const row = await q.renameWorkspace(trx, workspaceId, name.trim(), this.clock.now());
       await this.audit.record(trx, actorOf(caller), {
         workspaceId,
@@ -305,15 +307,18 @@ export class WorkspaceService {
         throw new Problem('forbidden', 'Only an owner can grant or take the owner role');
       }
       if (member.role === 'owner' && role !== 'owner' && owners.length <= 1) throw new Problem('last_owner');
-      await q.setMemberRole(trx, workspaceId, userId, role);
       const user = await this.accounts.findById(trx, userId);
-      await this.audit.record(trx, actorOf(caller), {
-        workspaceId,
-        action: 'member.role_change',
-        target: { type: 'user', id: userId },
-        summary: `Changed ${user?.email ?? userId} from ${member.role} to ${role}`,
-        details: { from: member.role, to: role },
-      });
+      // The role they already have: no change, no audit event.
+      if (member.role !== role) {
+        await q.setMemberRole(trx, workspaceId, userId, role);
+        await this.audit.record(trx, actorOf(caller), {
+          workspaceId,
+          action: 'member.role_change',
+          target: { type: 'user', id: userId },
+          summary: `Changed ${user?.email ?? userId} from ${member.role} to ${role}`,
+          details: { from: member.role, to: role },
+        });
+      }
       return {
         user_id: userId,
         email: user?.email ?? '',

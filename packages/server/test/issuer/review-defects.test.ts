@@ -43,3 +43,42 @@ test('a path parameter over 100 characters on a tenant host: a page where a brow
     assert.equal(JSON.parse(body).error, 'invalid_request', path);
   }
 });
+
+const setStatus = async (personId: string, status: 'active' | 'suspended') => {
+  const answer = await f.owner.client.patch(`/apis/${f.apiId}/signin/people/${personId}`, { status });
+  assert.equal(answer.status, 200, answer.text);
+};
+
+test('a refresh refused because the person is suspended leaves the token unspent: reactivated, the same token refreshes', async () => {
+  const { person, cookie } = await signedInPerson(f);
+  const tokens = await webTokens(f, cookie, person.id);
+  assert.ok(tokens.refresh_token, 'a refresh token');
+  await setStatus(person.id, 'suspended');
+  const refused = await refresh(f, tokens.refresh_token);
+  assert.equal(refused.status, 400, refused.text);
+  assert.equal(refused.body.error, 'invalid_grant');
+  assert.match(refused.body.error_description, /suspended/);
+  // Asking again while suspended is no replay either.
+  assert.match((await refresh(f, tokens.refresh_token)).body.error_description, /suspended/);
+  await setStatus(person.id, 'active');
+  const renewed = await refresh(f, tokens.refresh_token);
+  assert.equal(renewed.status, 200, `the app's retry after reactivation works: ${renewed.text}`);
+  assert.ok(renewed.body.refresh_token);
+  assert.equal((await introspect(f, renewed.body.access_token)).body.active, true, 'the grant was not revoked');
+  // The token was spent by that refresh, and only then: a second use is a replay, as always.
+  assert.match((await refresh(f, tokens.refresh_token)).body.error_description, /already used/);
+});
+
+test('a code refused because the person is suspended stays usable: reactivated, the app exchanges it', async () => {
+  const { person, cookie } = await signedInPerson(f);
+  const { code, verifier } = await webCode(f, cookie, person.id);
+  await setStatus(person.id, 'suspended');
+  const refused = await exchangeCode(f, code, verifier);
+  assert.equal(refused.status, 400, refused.text);
+  assert.equal(refused.body.error, 'invalid_grant');
+  assert.match(refused.body.error_description, /suspended/);
+  await setStatus(person.id, 'active');
+  const exchanged = await exchangeCode(f, code, verifier);
+  assert.equal(exchanged.status, 200, exchanged.text);
+  assert.ok(exchanged.body.access_token);
+});

@@ -91,9 +91,11 @@ const GRANT_AND_PERSON = [
 
 /**
  * Marks a code used and answers it with its grant and person; undefined when unknown, already
- * used, or issued to another client (whose try leaves it usable). One statement, atomic on its
- * own: of two concurrent takes, the second waits for the first's row lock, re-checks
- * `used_at is null` and finds nothing, so no transaction (and no BEGIN/COMMIT) is needed.
+ * used, issued to another client (whose try leaves it usable), or its person is not active (the
+ * refusal is not the client's fault, so the code stays usable for a retry once they are). One
+ * statement, atomic on its own: of two concurrent takes, the second waits for the first's row
+ * lock, re-checks `used_at is null` and finds nothing, so no transaction (and no BEGIN/COMMIT) is
+ * needed.
  */
 export function takeCode(db: Executor, apiId: string, codeHash: string, clientId: string, at: IssuerMatch, now: Date) {
   return db
@@ -107,12 +109,29 @@ export function takeCode(db: Executor, apiId: string, codeHash: string, clientId
     .where('c.used_at', 'is', null)
     .where('g.client_id', '=', clientId)
     .where(sameIssuer(at))
+    .where('p.status', '=', 'active')
     .returning(['c.expires_at', 'c.redirect_uri', 'c.code_challenge', 'c.nonce', ...GRANT_AND_PERSON])
     .executeTakeFirst();
 }
 
-export function findCode(db: Executor, apiId: string, codeHash: string) {
-  return db.selectFrom('authorization_codes').selectAll().where('api_id', '=', apiId).where('code_hash', '=', codeHash).executeTakeFirst();
+/** Why a code was not taken: whether it was used, whose client it is and whether its person is active. */
+export function codeStanding(db: Executor, apiId: string, codeHash: string): Promise<UnspentStanding | undefined> {
+  return db
+    .selectFrom('authorization_codes as c')
+    .innerJoin('token_grants as g', 'g.id', 'c.grant_id')
+    .innerJoin('people as p', 'p.id', 'g.person_id')
+    .select(['c.used_at', 'c.grant_id', 'g.client_id', 'p.status as person_status'])
+    .where('c.api_id', '=', apiId)
+    .where('c.code_hash', '=', codeHash)
+    .executeTakeFirst();
+}
+
+/** What decides the refusal of a code or refresh token that was not taken. */
+export interface UnspentStanding {
+  used_at: Date | null;
+  grant_id: string;
+  client_id: string;
+  person_status: string;
 }
 
 export async function revokeGrant(db: Executor, apiId: string, grantId: string, now: Date) {
@@ -123,7 +142,11 @@ export async function insertRefreshToken(db: Executor, row: Insertable<RefreshTo
   await db.insertInto('refresh_tokens').values(row).execute();
 }
 
-/** Marks a refresh token used (it rotates on every use) and answers it with its grant and person, as takeCode does. */
+/**
+ * Marks a refresh token used (it rotates on every use) and answers it with its grant and person,
+ * as takeCode does; a token whose person is not active is left unspent, so the app's retry after
+ * a reactivation is not taken for a replay.
+ */
 export function takeRefreshToken(db: Executor, apiId: string, tokenHash: string, clientId: string, at: IssuerMatch, now: Date) {
   return db
     .updateTable('refresh_tokens as r')
@@ -136,6 +159,7 @@ export function takeRefreshToken(db: Executor, apiId: string, tokenHash: string,
     .where('r.used_at', 'is', null)
     .where('g.client_id', '=', clientId)
     .where(sameIssuer(at))
+    .where('p.status', '=', 'active')
     .returning(['r.expires_at', ...GRANT_AND_PERSON])
     .executeTakeFirst();
 }
@@ -143,8 +167,16 @@ export function takeRefreshToken(db: Executor, apiId: string, tokenHash: string,
 /** A grant and its person as the spending statements answer them. */
 export type TakenGrant = Omit<NonNullable<Awaited<ReturnType<typeof takeRefreshToken>>>, 'expires_at'>;
 
-export function findRefreshToken(db: Executor, apiId: string, tokenHash: string) {
-  return db.selectFrom('refresh_tokens').selectAll().where('api_id', '=', apiId).where('token_hash', '=', tokenHash).executeTakeFirst();
+/** Why a refresh token was not taken, as codeStanding. */
+export function refreshTokenStanding(db: Executor, apiId: string, tokenHash: string): Promise<UnspentStanding | undefined> {
+  return db
+    .selectFrom('refresh_tokens as r')
+    .innerJoin('token_grants as g', 'g.id', 'r.grant_id')
+    .innerJoin('people as p', 'p.id', 'g.person_id')
+    .select(['r.used_at', 'r.grant_id', 'g.client_id', 'p.status as person_status'])
+    .where('r.api_id', '=', apiId)
+    .where('r.token_hash', '=', tokenHash)
+    .executeTakeFirst();
 }
 
 /**

@@ -115,7 +115,7 @@ export class TokenService {
     const codeHash = sha256Hex(input.code);
     const taken = await q.takeCode(this.db, tenant.api.id, codeHash, app.id, issuerMatch(tenant), now);
     // OAuth 2.1 4.1.3: a code used twice means it leaked; what it issued is revoked.
-    if (!taken) return this.#refuseUnspent(tenant, 'code', await q.findCode(this.db, tenant.api.id, codeHash), now);
+    if (!taken) return this.#refuseUnspent(tenant, app.id, 'code', await q.codeStanding(this.db, tenant.api.id, codeHash), now);
     if (taken.expires_at <= now) throw new OAuthError('invalid_grant', 'The code has expired');
     if (taken.revoked_at) throw new OAuthError('invalid_grant', 'The grant was revoked');
     if (taken.redirect_uri !== input.redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri differs from the authorization request');
@@ -141,7 +141,7 @@ export class TokenService {
     }
     const taken = await q.takeRefreshToken(this.db, tenant.api.id, tokenHash, app.id, issuerMatch(tenant), now);
     // OAuth 2.1 4.3.1 and RFC 9700 4.14.2: reuse of a rotated token ends the whole chain.
-    if (!taken) return this.#refuseUnspent(tenant, 'refresh token', await q.findRefreshToken(this.db, tenant.api.id, tokenHash), now);
+    if (!taken) return this.#refuseUnspent(tenant, app.id, 'refresh token', await q.refreshTokenStanding(this.db, tenant.api.id, tokenHash), now);
     if (taken.revoked_at) throw new OAuthError('invalid_grant', 'The refresh token was revoked');
     if (taken.expires_at <= now) throw new OAuthError('invalid_grant', 'The refresh token has expired');
     if (input.resource !== null && input.resource !== taken.resource) throw new OAuthError('invalid_target', 'resource differs from the one signed in for');
@@ -156,12 +156,19 @@ export class TokenService {
   }
 
   /**
-   * Why a code or refresh token could not be spent: unknown, another client's (left usable), or
-   * already used: a replay, which revokes the grant it belongs to.
+   * Why a code or refresh token could not be spent: unknown, another client's (left usable), its
+   * person suspended (left usable: not the client's fault, and spending it would make the app's
+   * retry after a reactivation look like a replay and revoke the grant), or already used: a
+   * replay, which revokes the grant it belongs to.
    */
-  async #refuseUnspent(tenant: Tenant, what: 'code' | 'refresh token', row: { used_at: Date | null; grant_id: string } | undefined, now: Date): Promise<never> {
+  async #refuseUnspent(tenant: Tenant, clientId: string, what: 'code' | 'refresh token', row: q.UnspentStanding | undefined, now: Date): Promise<never> {
     if (!row) throw new OAuthError('invalid_grant', `Unknown ${what}`);
-    if (row.used_at === null) throw new OAuthError('invalid_grant', `The ${what} was issued to another client or by another issuer`);
+    if (row.used_at === null) {
+      if (row.client_id !== clientId) throw new OAuthError('invalid_grant', `The ${what} was issued to another client`);
+      // Not active when it was presented (a reactivation since then: the retry will find it usable).
+      if (row.person_status !== 'active') throw new OAuthError('invalid_grant', 'The account is suspended');
+      throw new OAuthError('invalid_grant', `The ${what} was issued by another issuer`);
+    }
     await q.revokeGrant(this.db, tenant.api.id, row.grant_id, now);
     throw new OAuthError('invalid_grant', `The ${what} was already used`);
   }

@@ -110,6 +110,9 @@ export function toErrorDetails(errors: ErrorObject[], part: string): ErrorDetail
       const property = (error.params as { missingProperty: string }).missingProperty;
       return { location: [part, ...path, property].join('.'), message: 'is required' };
     }
+    // `not: {const: x}` is how a schema refuses one value (a credit of 0): ajv's "must NOT be valid" names nothing.
+    const refusedValue = error.keyword === 'not' && typeof error.schema === 'object' && error.schema !== null && 'const' in error.schema ? (error.schema as { const: unknown }).const : undefined;
+    if (refusedValue !== undefined) return detail([part, ...path].join('.'), `must not be ${JSON.stringify(refusedValue)}`, error.data);
     return detail([part, ...path].join('.'), error.message ?? 'is invalid', error.data);
   });
 }

@@ -1,0 +1,133 @@
+// Defects found in review (issue 16, item 6) on the console's money side, each pinned by a test
+// that failed before its fix: a change that changes nothing writes no audit event, on every PATCH
+// and PUT route of the console that had written one; a credit of 0 is refused (422), -1 and 1 apply.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { SignedUp } from '../support/flows.js';
+import type { TestApp } from '../support/harness.js';
+import { assertRefusedAt, createCustomer, snapshotCustomer, type ApiFixture, startWithApi } from '../support/money.js';
+import type { Member } from '../support/workspaces.js';
+
+let t: TestApp;
+let owner: SignedUp;
+let api: ApiFixture;
+let editor: Member;
+let viewer: Member;
+before(async () => {
+  ({ t, owner, api, editor, viewer } = await startWithApi('Rev Owner', { name: 'Review API', preset: 'subscriptions' }));
+});
+after(() => t.close());
+
+/** Every audit event of the workspace (the API's and the workspace's own), newest first. */
+async function workspaceEvents() {
+  const page = await owner.client.get(`/workspaces/${owner.workspaceId}/audit?limit=200`);
+  assert.equal(page.status, 200, page.text);
+  return page.body.events as { id: string; action: string; summary: string }[];
+}
+
+/** Asserts that `change` answers 200 and writes no audit event. */
+async function assertNoEvent(label: string, change: () => Promise<{ status: number; text: string }>) {
+  const before = (await workspaceEvents()).length;
+  const answer = await change();
+  assert.equal(answer.status, 200, `${label}: ${answer.text}`);
+  const events = await workspaceEvents();
+  assert.equal(events.length, before, `${label} wrote ${JSON.stringify(events.slice(0, events.length - before).map((e) => e.summary))}`);
+}
+
+/** Asserts that `change` answers 200 and writes exactly one event with `action`. */
+async function assertOneEvent(label: string, action: string, change: () => Promise<{ status: number; text: string }>) {
+  const before = (await workspaceEvents()).length;
+  const answer = await change();
+  assert.equal(answer.status, 200, `${label}: ${answer.text}`);
+  const events = await workspaceEvents();
+  assert.equal(events.length, before + 1, label);
+  assert.equal(events[0]!.action, action, label);
+}
+
+test('PATCH of a customer that changes nothing writes no audit event; a real change still writes one', async () => {
+  const customer = await createCustomer(t, api, 'Idle Co');
+  const path = `/apis/${api.apiId}/customers/${customer.id}`;
+  const patch = (body: Record<string, unknown>) => () => editor.client.patch(path, body);
+  await assertNoEvent('{}', patch({}));
+  await assertNoEvent('the same status', patch({ status: 'active' }));
+  await assertNoEvent('the same notes', patch({ notes: '' }));
+  await assertNoEvent('no plan, again', patch({ plan_id: null }));
+  await assertOneEvent('new notes', 'customer.update', patch({ notes: 'VIP' }));
+  await assertNoEvent('the same notes again', patch({ notes: 'VIP', status: 'active' }));
+  const plan = await editor.client.post(`/apis/${api.apiId}/plans`, { name: 'Idle plan', price_monthly_cents: 0 });
+  assert.equal(plan.status, 200, plan.text);
+  await assertOneEvent('a plan by hand', 'customer.update', patch({ plan_id: plan.body.id }));
+  await assertNoEvent('the same plan by hand', patch({ plan_id: plan.body.id }));
+  await assertOneEvent('suspend', 'customer.suspend', patch({ status: 'suspended' }));
+  const detail = await viewer.client.get(path);
+  assert.equal(detail.body.notes, 'VIP');
+  assert.equal(detail.body.plan_id, plan.body.id);
+  assert.equal(detail.body.status, 'suspended');
+});
+
+test('PUT of the limits a customer already has writes no audit event and no new usage policy', async () => {
+  const customer = await createCustomer(t, api, 'Limits Co');
+  const path = `/apis/${api.apiId}/customers/${customer.id}/limits`;
+  const policyOf = async () => (await t.services.customers.findRow(t.services.db, api.apiId, customer.id))!.usage_policy_id;
+  const policy = await policyOf();
+  await assertNoEvent('{} without custom limits', () => editor.client.put(path, {}));
+  await assertNoEvent('all null without custom limits', () => editor.client.put(path, { rps: null, monthly_quota: null, price_per_request_micro: null }));
+  assert.equal(await policyOf(), policy, 'no new policy');
+  await assertOneEvent('a custom rps', 'customer.limits', () => editor.client.put(path, { rps: 7 }));
+  await assertNoEvent('the same rps', () => editor.client.put(path, { rps: 7, monthly_quota: null }));
+  // {} on a customer with custom limits is a change: it removes them.
+  await assertOneEvent('{} with custom limits', 'customer.limits', () => editor.client.put(path, {}));
+  assert.equal((await viewer.client.get(`/apis/${api.apiId}/customers/${customer.id}`)).body.custom_limits, false);
+});
+
+test('PATCH of a plan that changes nothing writes no audit event', async () => {
+  const created = await editor.client.post(`/apis/${api.apiId}/plans`, { name: 'Still plan', price_monthly_cents: 500, rps: 5 });
+  assert.equal(created.status, 200, created.text);
+  const path = `/apis/${api.apiId}/plans/${created.body.id}`;
+  await assertNoEvent('{}', () => editor.client.patch(path, {}));
+  await assertNoEvent('the same fields', () => editor.client.patch(path, { name: ' Still plan ', price_monthly_cents: 500, rps: 5, visibility: 'public', active: true }));
+  await assertOneEvent('a new price', 'plan.update', () => editor.client.patch(path, { price_monthly_cents: 600, rps: 5 }));
+  const events = await workspaceEvents();
+  assert.equal(events[0]!.summary, 'Changed price_monthly_cents of plan Still plan', 'only what changed is named');
+});
+
+test('the same logo, workspace name or member role again writes no audit event', async () => {
+  const logo = () => editor.client.put(`/apis/${api.apiId}/logo`, { logo_url: 'https://cdn.example/logo.png' });
+  await assertOneEvent('a logo', 'api.logo', logo);
+  await assertNoEvent('the same logo', logo);
+  const rename = () => owner.client.patch(`/workspaces/${owner.workspaceId}`, { name: 'Review workspace' });
+  await assertOneEvent('a name', 'workspace.rename', rename);
+  await assertNoEvent('the same name', rename);
+  const role = () => owner.client.put(`/workspaces/${owner.workspaceId}/members/${viewer.userId}/role`, { role: 'viewer' });
+  await assertNoEvent('the role they have', role);
+  await assertNoEvent('the same API settings', () => editor.client.patch(`/apis/${api.apiId}`, { name: 'Review API' }));
+});
+
+test('a credit of 0 micro units is refused naming the field and changes nothing; -1 and 1 apply', async () => {
+  const customer = await createCustomer(t, api, 'Credit Co');
+  const credit = (amount: number, ref?: string) => editor.client.post(`/apis/${api.apiId}/customers/${customer.id}/credit`, { amount_micro: amount, note: 'review', ...(ref ? { ref } : {}) });
+  const ledger = async () => (await viewer.client.get(`/apis/${api.apiId}/ledger?customer_id=${customer.id}`)).body.entries as unknown[];
+  const start = await snapshotCustomer(api, customer.id);
+  const entries = (await ledger()).length;
+  const events = (await workspaceEvents()).length;
+  for (const ref of [undefined, 'zero-ref']) {
+    const zero = await credit(0, ref);
+    assertRefusedAt(zero, 'body.amount_micro');
+    assert.match(zero.body.errors[0].message, /must not be 0/);
+  }
+  const still = await snapshotCustomer(api, customer.id);
+  assert.equal(still.credit_balance_micro, start.credit_balance_micro);
+  assert.equal(still.balance_seq, start.balance_seq, 'balance_seq does not move');
+  assert.equal((await ledger()).length, entries, 'no ledger entry');
+  assert.equal((await workspaceEvents()).length, events, 'no audit event');
+  // The refused ref was never used: a real credit with it applies.
+  const one = await credit(1, 'zero-ref');
+  assert.equal(one.status, 200, one.text);
+  assert.deepEqual(one.body, { applied: true, balance_micro: start.credit_balance_micro + 1 });
+  const minusOne = await credit(-1);
+  assert.equal(minusOne.status, 200, minusOne.text);
+  assert.deepEqual(minusOne.body, { applied: true, balance_micro: start.credit_balance_micro });
+  const end = await snapshotCustomer(api, customer.id);
+  assert.equal(end.balance_seq, start.balance_seq + 2);
+  assert.equal((await ledger()).length, entries + 2);
+});
