@@ -25,8 +25,10 @@ export class TestDns {
   readonly asked: string[] = [];
   port = 0;
 
-  async start(): Promise<this> {
-    const addresses = await this.#server.listen({ udp: { port: 0, address: '127.0.0.1' } });
+  /** @param port 0 for a free one (tests); the walkthrough takes a fixed one the server was told. */
+  async start(port = 0): Promise<this> {
+    const failed = new Promise<never>((_, reject) => this.#server.once('error', reject));
+    const addresses = await Promise.race([this.#server.listen({ udp: { port, address: '127.0.0.1' } }), failed]);
     this.port = (addresses.udp as { port: number }).port;
     return this;
   }
@@ -93,6 +95,6 @@ export class TestDns {
   }
 }
 
-export async function startTestDns(): Promise<TestDns> {
-  return new TestDns().start();
+export async function startTestDns(port = 0): Promise<TestDns> {
+  return new TestDns().start(port);
 }
