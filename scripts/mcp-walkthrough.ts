@@ -7,7 +7,10 @@
 // outbox, the owner gives them a role, they allow the app), calls the tool, and the person's
 // customer's month_requests must grow by exactly one. Exits 1 on any mismatch.
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { agentFetch, finishSignIn, MemoryOAuthProvider, signUpAndConsent, startSignIn } from '../packages/sdk/test/support/mcp-agent.js';
 
@@ -71,7 +74,9 @@ const role = await consoleCall('POST', `/apis/${api.id}/signin/roles`, { name: '
 step(`owner ${owner} created ${api.name} (issuer ${api.portal_url}), apps people connect on, server ${resource} with read:weather`);
 
 // ---- The example MCP server, configured by its three variables.
-const example = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../packages/sdk/examples/mcp-oauth-server.ts', import.meta.url))], {
+// In a folder of its own: the example's meter keeps its usage journal in ./.gatehouse.
+const example = spawn(process.execPath, ['--import', import.meta.resolve('tsx'), fileURLToPath(new URL('../packages/sdk/examples/mcp-oauth-server.ts', import.meta.url))], {
+  cwd: mkdtempSync(join(tmpdir(), 'mcp-walkthrough-')),
   env: { ...process.env, GATEHOUSE_SECRET_KEY: secret, GATEHOUSE_BASE_URL: G, GATEHOUSE_RESOURCE_URL: resource, PORT: String(port) },
   stdio: ['ignore', 'pipe', 'pipe'],
 });
