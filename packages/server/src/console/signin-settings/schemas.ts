@@ -35,7 +35,7 @@ export const SigninSettingsInBody = Body({
 
 const keySettingsFields = {
   enabled: Type.Boolean({ description: 'people may make their own API keys; needs a platform plan that includes them' }),
-  prefix: Type.String({ pattern: '^[a-z][a-z0-9]{1,9}$', description: 'start of new keys: 2 to 10 lowercase letters or digits, starting with a letter; applies to new keys only' }),
+  prefix: Type.String({ minLength: 2, maxLength: 10, pattern: '^[a-z][a-z0-9]{1,9}$', description: 'start of new keys: 2 to 10 lowercase letters or digits, starting with a letter; applies to new keys only' }),
   max_lifetime_days: Type.Union([Type.Integer({ minimum: 1, maximum: 3650 }), Type.Null()], { description: 'longest lifetime of a new key in days; null: no limit, which also allows keys that never expire; applies to new keys only' }),
   sensitive_permissions_allowed: Type.Boolean({ description: 'keys may carry sensitive permissions; turning it off removes them from every key at its next check' }),
 };
