@@ -15,3 +15,14 @@ export const receipt = (to: string, apiName: string, customerName: string, kind:
     ],
     { label: link.isReceipt ? 'View the receipt' : 'Open billing', url: link.url },
   );
+
+export const autoRechargeFailed = (to: string, apiName: string, customerName: string, amountCents: number, reason: string, billingUrl: string) =>
+  composeMail(
+    to,
+    `An automatic top-up of ${customerName} on ${apiName} failed`,
+    [
+      `We could not charge the saved card ${formatCents(amountCents)} for ${customerName} on ${apiName} (${reason}).`,
+      'Automatic top-ups are paused until you save a card again or turn them back on.',
+    ],
+    { label: 'Open billing', url: billingUrl },
+  );
