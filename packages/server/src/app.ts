@@ -75,11 +75,12 @@ import { devCheckoutPages } from './payments/dev-pages.js';
 import { PaymentEvents } from './payments/events.js';
 import { PaymentReceipts } from './payments/receipts.js';
 import { AutoRecharge } from './payments/auto-recharge.js';
+import { LowBalanceAlerts } from './payments/low-balance.js';
 import { paymentRoutes } from './payments/routes.js';
 import { PaymentsService } from './payments/service.js';
 import { StripeProvider } from './payments/stripe-provider.js';
 import { webhookRoutes } from './payments/webhook-routes.js';
-import { autoRechargeJob, devRenewalsJob, paymentGraceJob, planSyncJob, receiptsJob } from './jobs/payments.js';
+import { autoRechargeJob, devRenewalsJob, lowBalanceJob, paymentGraceJob, planSyncJob, receiptsJob } from './jobs/payments.js';
 import { ClientDirectory } from './issuer/connected-apps/client-directory.js';
 import { MetadataDocuments } from './issuer/connected-apps/metadata-documents.js';
 import { Registration } from './issuer/connected-apps/registration.js';
@@ -157,7 +158,7 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   const receipts = new PaymentReceipts(db, clock, outbox, apis, customers, provider, onError);
   const autoRecharge = new AutoRecharge(db, clock, outbox, audit, apis, customers, (input) => payments.chargeAutoRecharge(input), onError);
   const paymentEvents = new PaymentEvents(db, clock, apis, customers, ledger, plans, audit, receipts, autoRecharge);
-  const payments: PaymentsService = new PaymentsService(db, clock, audit, apis, customers, plans, provider, paymentEvents, receipts, autoRecharge, config.baseUrl, onError);
+  const payments: PaymentsService = new PaymentsService(db, clock, audit, apis, customers, plans, provider, paymentEvents, receipts, autoRecharge, new LowBalanceAlerts(db, outbox, apis, customers), config.baseUrl, onError);
   // The development provider sends its events through the webhook path, as a request to it would.
   devProvider?.deliverTo((raw, signature) => payments.receiveWebhook('dev', raw, signature));
   const stats: StatsService = new StatsService(db, clock, apis, customers, ledger, (apiId) => payments.ready(apiId));
@@ -175,7 +176,7 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   const clients = new ClientDirectory(db, clock, metadataDocuments, platformPlans, tokenBuckets);
   const registration = new Registration(db, clock, apis, clients, tokenBuckets);
   const usage = new UsageService(db, clock, apis, ledger);
-  const scheduler = new Scheduler(db, [receiptRetentionJob(clock), signinRetentionJob(clock), connectedAppsCleanupJob(clock), planSyncJob(payments), paymentGraceJob(payments), receiptsJob(payments), autoRechargeJob(payments), ...(devProvider ? [devRenewalsJob(devProvider)] : [])], (job, error) => onError(new Error(`job ${job} failed: ${String(error)}`)));
+  const scheduler = new Scheduler(db, [receiptRetentionJob(clock), signinRetentionJob(clock), connectedAppsCleanupJob(clock), planSyncJob(payments), paymentGraceJob(payments), receiptsJob(payments), autoRechargeJob(payments), lowBalanceJob(payments), ...(devProvider ? [devRenewalsJob(devProvider)] : [])], (job, error) => onError(new Error(`job ${job} failed: ${String(error)}`)));
   return {
     config, clock, db, database: deps.database, devOutbox, metrics, box, rateLimits, outbox, audit, accounts, workspaces, auth,
     platformPlans, apis, ledger, customers, customerInvitations, customerMembers, customerPortalView, plans, stats, snapshots, usage, scheduler, signingKeys, registry, people,

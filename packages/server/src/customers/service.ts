@@ -160,7 +160,9 @@ export class CustomerService {
       has_card: false,
       auto_recharge_charging_at: null,
       auto_recharge_last_at: null,
-      low_balance_mailed: false,
+      // A customer that starts below the API's low-balance line has not crossed it: the first mail
+      // waits until the balance has been above it (payments/low-balance.ts).
+      low_balance_mailed: !input.isTest && api.low_balance_micro > 0 && api.welcome_credit_micro < api.low_balance_micro,
       subscription_cancel_at_period_end: false,
       balance_micro: 0,
       balance_seq: 0,
@@ -219,7 +221,7 @@ export class CustomerService {
   }
 
   /** Status (approve or refuse a pending sign-up, suspend, reactivate), notes and a plan assigned by hand (plan_source manual). */
-  async update(caller: Caller, apiId: string, customerId: string, changes: { status?: CustomerStatus; notes?: string; plan_id?: string | null }) {
+  async update(caller: Caller, apiId: string, customerId: string, changes: { status?: CustomerStatus; notes?: string; plan_id?: string | null; low_balance_micro?: number | null }) {
     const { api, customer } = await this.#load(caller, apiId, customerId, 'editor');
     if (changes.status === 'pending' && customer.status !== 'pending') {
       throw validationProblem('body.status', 'a customer cannot be moved back to pending', changes.status);
@@ -229,6 +231,7 @@ export class CustomerService {
       const set: Partial<CustomerRow> = { updated_at: this.clock.now() };
       if (changes.status !== undefined) set.status = changes.status;
       if (changes.notes !== undefined) set.notes = changes.notes;
+      if (changes.low_balance_micro !== undefined) set.low_balance_micro = changes.low_balance_micro;
       if (changes.plan_id !== undefined) {
         if (changes.plan_id !== null) {
           const plan = await q.planOf(trx, apiId, changes.plan_id);
@@ -247,6 +250,7 @@ export class CustomerService {
         changes.status !== undefined && changes.status !== customer.status ? `status ${customer.status} → ${changes.status}` : null,
         changes.notes !== undefined ? 'notes' : null,
         changes.plan_id !== undefined ? `plan ${changes.plan_id ?? 'none'}` : null,
+        changes.low_balance_micro !== undefined ? `low balance ${changes.low_balance_micro ?? "the API's"}` : null,
       ].filter(Boolean);
       await this.audit.record(trx, actorOf(caller), {
         workspaceId: api.workspace_id,

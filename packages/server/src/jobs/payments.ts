@@ -44,3 +44,9 @@ export function autoRechargeJob(payments: PaymentsService): Job {
   // Safe on several nodes at once: each customer's charge is claimed by a conditional update.
   return { name: 'payments-auto-recharge', lockKey: 7_310_135, everyMs: 20 * SECOND, exclusive: false, run: () => payments.autoRecharge.chargeDue() };
 }
+
+/** Low-balance mails: every 30 seconds, customers that fell below their line since the last look. */
+export function lowBalanceJob(payments: PaymentsService): Job {
+  // Safe on several nodes at once: the flag that a mail went out is set with the mail.
+  return { name: 'payments-low-balance', lockKey: 7_310_136, everyMs: 30 * SECOND, exclusive: false, run: () => payments.lowBalance.check() };
+}

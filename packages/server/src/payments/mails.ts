@@ -26,3 +26,14 @@ export const autoRechargeFailed = (to: string, apiName: string, customerName: st
     ],
     { label: 'Open billing', url: billingUrl },
   );
+
+export const lowBalance = (to: string, apiName: string, customerName: string, balanceMicro: number, thresholdMicro: number, billingUrl: string) =>
+  composeMail(
+    to,
+    `The balance of ${customerName} on ${apiName} is low`,
+    [
+      `The balance of ${customerName} on ${apiName} is ${formatMicro(balanceMicro)}, below ${formatMicro(thresholdMicro)}.`,
+      'Requests are refused once it runs out. Add credit to keep going; we will not write again until the balance is back at this line or above.',
+    ],
+    { label: 'Add credit', url: billingUrl },
+  );

@@ -254,3 +254,45 @@ export async function pauseAutoRecharge(trx: Trx, apiId: string, customerId: str
     .executeTakeFirst();
   return row !== undefined;
 }
+
+// ---- Low balance (customers.low_balance_mailed) ----
+
+/** A customer's low-balance line: its own, else its API's; 0 means none. */
+const lowLine = sql<number>`coalesce(c.low_balance_micro, a.low_balance_micro)`;
+
+/** Customers below their line that were not mailed for this dip. */
+export function lowBalanceDue(db: Executor, limit: number) {
+  return db
+    .selectFrom('customers as c')
+    .innerJoin('apis as a', 'a.id', 'c.api_id')
+    .select(['c.api_id', 'c.id'])
+    .where('c.low_balance_mailed', '=', false)
+    .where('c.status', '=', 'active')
+    .where('c.is_test', '=', false)
+    .where(sql<boolean>`${lowLine} > 0 and c.balance_micro < ${lowLine}`)
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Marks a customer mailed for this dip, if it still is below its line and was not; answers what
+ * the mail says. Of two runs at once, one gets the row.
+ */
+export async function claimLowBalance(trx: Trx, apiId: string, customerId: string) {
+  const { rows } = await sql<{ balance_micro: number; line: number }>`
+    update customers c set low_balance_mailed = true
+    from apis a
+    where a.id = c.api_id and c.api_id = ${apiId} and c.id = ${customerId} and not c.low_balance_mailed
+      and ${lowLine} > 0 and c.balance_micro < ${lowLine}
+    returning c.balance_micro::float8 as balance_micro, ${lowLine}::float8 as line`.execute(trx);
+  return rows[0];
+}
+
+/** Customers back at or above their line (or with none) may be mailed again at the next dip. */
+export async function rearmLowBalance(db: Executor): Promise<number> {
+  const result = await sql`
+    update customers c set low_balance_mailed = false
+    from apis a
+    where a.id = c.api_id and c.low_balance_mailed and (${lowLine} <= 0 or c.balance_micro >= ${lowLine})`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
+}

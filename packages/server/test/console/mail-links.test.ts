@@ -178,6 +178,14 @@ const triggers: Record<string, () => Promise<ReceivedMail>> = {
     assert.equal((await f.owner.client.post(`/apis/${f.apiId}/customers/${customerId}/credit`, { amount_micro: -1, note: 'below the threshold' })).status, 200);
     return mailFrom(person.email, /automatic top-up .* failed/, () => f.t.services.payments.autoRecharge.chargeDue());
   },
+  // A customer the owner added, whose own low-balance line (set in the console) is above its balance.
+  'payments.lowBalance': async () => {
+    const email = freshEmail('low');
+    const made = await f.owner.client.post(`/apis/${f.apiId}/customers`, { name: 'Low Co', email });
+    assert.equal(made.status, 200, made.text);
+    assert.equal((await f.owner.client.patch(`/apis/${f.apiId}/customers/${made.body.id}`, { low_balance_micro: made.body.balance_micro + 1 })).status, 200);
+    return mailFrom(email, /is low$/, () => f.t.services.payments.lowBalance.check());
+  },
 };
 
 /** Connects the API's payments account once (the development provider). */
