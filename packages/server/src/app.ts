@@ -74,11 +74,13 @@ import { DevProvider } from './payments/dev-provider.js';
 import { devCheckoutPages } from './payments/dev-pages.js';
 import { PaymentEvents } from './payments/events.js';
 import { PaymentReceipts } from './payments/receipts.js';
+import { AutoRecharge } from './payments/auto-recharge.js';
+import { LowBalanceAlerts } from './payments/low-balance.js';
 import { paymentRoutes } from './payments/routes.js';
 import { PaymentsService } from './payments/service.js';
 import { StripeProvider } from './payments/stripe-provider.js';
 import { webhookRoutes } from './payments/webhook-routes.js';
-import { devRenewalsJob, paymentGraceJob, planSyncJob, receiptsJob } from './jobs/payments.js';
+import { autoRechargeJob, devRenewalsJob, lowBalanceJob, paymentGraceJob, planSyncJob, receiptsJob } from './jobs/payments.js';
 import { ClientDirectory } from './issuer/connected-apps/client-directory.js';
 import { MetadataDocuments } from './issuer/connected-apps/metadata-documents.js';
 import { Registration } from './issuer/connected-apps/registration.js';
@@ -168,8 +170,9 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   const devProvider = config.payments.kind === 'dev' ? new DevProvider(db, clock, config.baseUrl, config.secretKey) : null;
   const provider = config.payments.kind === 'stripe' ? new StripeProvider(config.payments.secretKey, config.payments.webhookSecrets, config.payments.apiUrl) : devProvider;
   const receipts = new PaymentReceipts(db, clock, outbox, apis, customers, provider, onError);
-  const paymentEvents = new PaymentEvents(db, clock, apis, customers, ledger, plans, audit, receipts);
-  const payments: PaymentsService = new PaymentsService(db, clock, audit, apis, customers, plans, provider, paymentEvents, receipts, config.baseUrl, onError);
+  const autoRecharge = new AutoRecharge(db, clock, outbox, audit, apis, customers, (input) => payments.chargeAutoRecharge(input), onError);
+  const paymentEvents = new PaymentEvents(db, clock, apis, customers, ledger, plans, audit, receipts, autoRecharge);
+  const payments: PaymentsService = new PaymentsService(db, clock, audit, apis, customers, plans, provider, paymentEvents, receipts, autoRecharge, new LowBalanceAlerts(db, outbox, apis, customers), config.baseUrl, onError);
   // The development provider sends its events through the webhook path, as a request to it would.
   devProvider?.deliverTo((raw, signature) => payments.receiveWebhook('dev', raw, signature));
   const stats: StatsService = new StatsService(db, clock, apis, customers, ledger, (apiId) => payments.ready(apiId));
@@ -197,6 +200,8 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
     planSyncJob(payments),
     paymentGraceJob(payments),
     receiptsJob(payments),
+    autoRechargeJob(payments),
+    lowBalanceJob(payments),
     ...(devProvider ? [devRenewalsJob(devProvider)] : []),
     domainChecksJob(domains),
     endUserKeyRetentionJob(clock),

@@ -98,6 +98,18 @@ export class CustomerPortalView {
     };
   }
 
+  /** The customer's automatic top-ups (AutoRechargeOut), for the billing page. */
+  async autoRechargeOf(actor: MemberActor) {
+    const row = await this.customers.findRow(this.db, actor.apiId, actor.customerId);
+    return {
+      enabled: row?.auto_recharge_enabled ?? false,
+      thresholdMicro: row?.auto_recharge_threshold_micro ?? 0,
+      amountCents: row?.auto_recharge_amount_cents ?? 0,
+      hasCard: row?.has_card ?? false,
+      failedAt: row?.auto_recharge_failed_at ?? null,
+    };
+  }
+
   /** Keys of the customer, oldest first, with whether this person may revoke each. */
   async keys(actor: MemberActor) {
     const rows = await q.activeKeysOf(this.db, actor.apiId, actor.customerId);

@@ -39,6 +39,8 @@ export interface CustomerChanges {
   status?: CustomerStatus;
   notes?: string;
   plan_id?: string | null;
+  /** The customer's own low-balance line; null: the API's. */
+  low_balance_micro?: number | null;
 }
 
 /**
@@ -50,6 +52,7 @@ export function changedColumns(customer: CustomerRow, changes: CustomerChanges):
   const set: Partial<CustomerRow> = {};
   if (changes.status !== undefined && changes.status !== customer.status) set.status = changes.status;
   if (changes.notes !== undefined && changes.notes !== customer.notes) set.notes = changes.notes;
+  if (changes.low_balance_micro !== undefined && changes.low_balance_micro !== customer.low_balance_micro) set.low_balance_micro = changes.low_balance_micro;
   if (changes.plan_id === null && customer.plan_id !== null) {
     Object.assign(set, { plan_id: null, plan_source: '', subscription_status: null, subscription_period_end: null });
   } else if (typeof changes.plan_id === 'string' && (changes.plan_id !== customer.plan_id || customer.plan_source !== 'manual')) {
@@ -184,7 +187,9 @@ export class CustomerService {
       has_card: false,
       auto_recharge_charging_at: null,
       auto_recharge_last_at: null,
-      low_balance_mailed: false,
+      // A customer that starts below the API's low-balance line has not crossed it: the first mail
+      // waits until the balance has been above it (payments/low-balance.ts).
+      low_balance_mailed: !input.isTest && api.low_balance_micro > 0 && api.welcome_credit_micro < api.low_balance_micro,
       subscription_cancel_at_period_end: false,
       balance_micro: 0,
       balance_seq: 0,
@@ -270,6 +275,7 @@ export class CustomerService {
         set.status !== undefined ? `status ${customer.status} → ${set.status}` : null,
         set.notes !== undefined ? 'notes' : null,
         'plan_id' in set ? `plan ${set.plan_id ?? 'none'}` : null,
+        'low_balance_micro' in set ? `low balance ${set.low_balance_micro ?? "the API's"}` : null,
       ].filter(Boolean);
       await this.audit.record(trx, actorOf(caller), {
         workspaceId: api.workspace_id,

@@ -1,4 +1,4 @@
-import { MINUTE } from '../platform/clock.js';
+import { MINUTE, SECOND } from '../platform/clock.js';
 import type { DevProvider } from '../payments/dev-provider.js';
 import type { PaymentsService } from '../payments/service.js';
 import type { Job } from './scheduler.js';
@@ -34,4 +34,19 @@ export function receiptsJob(payments: PaymentsService): Job {
 export function devRenewalsJob(provider: DevProvider): Job {
   // Safe on several nodes at once: a period is moved on by one conditional update.
   return { name: 'payments-dev-renewals', lockKey: 7_310_134, everyMs: MINUTE, exclusive: false, run: () => provider.renewDue() };
+}
+
+/**
+ * Auto-recharge: every 20 seconds, a charge for each customer below its threshold (one in flight
+ * per customer, none within the cool-down; payments/auto-recharge.ts).
+ */
+export function autoRechargeJob(payments: PaymentsService): Job {
+  // Safe on several nodes at once: each customer's charge is claimed by a conditional update.
+  return { name: 'payments-auto-recharge', lockKey: 7_310_135, everyMs: 20 * SECOND, exclusive: false, run: () => payments.autoRecharge.chargeDue() };
+}
+
+/** Low-balance mails: every 30 seconds, customers that fell below their line since the last look. */
+export function lowBalanceJob(payments: PaymentsService): Job {
+  // Safe on several nodes at once: the flag that a mail went out is set with the mail.
+  return { name: 'payments-low-balance', lockKey: 7_310_136, everyMs: 30 * SECOND, exclusive: false, run: () => payments.lowBalance.check() };
 }

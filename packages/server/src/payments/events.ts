@@ -10,6 +10,7 @@ import type { PlanService } from '../plans/service.js';
 import { applyPlatformSubscription } from './platform-billing.js';
 import * as q from './queries.js';
 import type { PaymentReceipts } from './receipts.js';
+import type { AutoRecharge } from './auto-recharge.js';
 import { readEvent, verifyEvent, type PaymentEvent } from './stripe-events.js';
 import { nextSubscriptionState } from './subscriptions.js';
 import type { ProviderName } from './tables.js';
@@ -37,6 +38,7 @@ export class PaymentEvents {
     private readonly plans: PlanService,
     private readonly audit: AuditService,
     private readonly receipts: PaymentReceipts,
+    private readonly autoRecharge: AutoRecharge,
   ) {}
 
   async receive(provider: ProviderName, secrets: readonly string[], rawBody: Buffer, signature: string | undefined): Promise<WebhookOutcome> {
@@ -98,9 +100,10 @@ export class PaymentEvents {
       case 'recharge_failed': {
         if (!(await this.#ownedBy(trx, provider, event.apiId, event.accountId))) return 'ignored: account not connected to the API';
         if (!(await this.customers.findRow(trx, event.apiId, event.customerId))) return 'ignored: no such customer';
-        // Auto-recharge pauses until the customer acts (a new card clears it).
-        await this.customers.applyProviderBilling(trx, event.apiId, event.customerId, { auto_recharge_failed_at: at });
-        return 'auto-recharge failed';
+        // Auto-recharge pauses until the customer acts (a new card, or saving the settings, clears
+        // it); its owners and admins hear of it once, whether this event or the job saw it first.
+        const paused = await this.autoRecharge.pause(trx, event.apiId, event.customerId, at, 'the card was declined');
+        return paused ? 'auto-recharge failed: paused' : 'auto-recharge failed: paused before';
       }
       case 'card_saved': {
         if (!(await this.#ownedBy(trx, provider, event.apiId, event.accountId))) return 'ignored: account not connected to the API';

@@ -15,3 +15,25 @@ export const receipt = (to: string, apiName: string, customerName: string, kind:
     ],
     { label: link.isReceipt ? 'View the receipt' : 'Open billing', url: link.url },
   );
+
+export const autoRechargeFailed = (to: string, apiName: string, customerName: string, amountCents: number, reason: string, billingUrl: string) =>
+  composeMail(
+    to,
+    `An automatic top-up of ${customerName} on ${apiName} failed`,
+    [
+      `We could not charge the saved card ${formatCents(amountCents)} for ${customerName} on ${apiName} (${reason}).`,
+      'Automatic top-ups are paused until you save a card again or turn them back on.',
+    ],
+    { label: 'Open billing', url: billingUrl },
+  );
+
+export const lowBalance = (to: string, apiName: string, customerName: string, balanceMicro: number, thresholdMicro: number, billingUrl: string) =>
+  composeMail(
+    to,
+    `The balance of ${customerName} on ${apiName} is low`,
+    [
+      `The balance of ${customerName} on ${apiName} is ${formatMicro(balanceMicro)}, below ${formatMicro(thresholdMicro)}.`,
+      'Requests are refused once it runs out. Add credit to keep going; we will not write again until the balance is back at this line or above.',
+    ],
+    { label: 'Add credit', url: billingUrl },
+  );

@@ -1,4 +1,4 @@
-import type { Insertable, Updateable } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Db, Trx } from '../platform/db/database.js';
 import type { PaymentAccountsTable, PaymentCheckoutsTable, PaymentCustomersTable, PaymentReceiptsTable, ProviderName } from './tables.js';
 
@@ -184,4 +184,115 @@ export function receiptsOf(db: Executor, apiId: string, customerId: string, limi
 
 export function receiptOf(db: Executor, apiId: string, ref: string) {
   return db.selectFrom('payment_receipts').selectAll().where('api_id', '=', apiId).where('ref', '=', ref).executeTakeFirst();
+}
+
+// ---- Auto-recharge (columns of customers that payments keeps) ----
+
+/** Customers whose auto-recharge is due: on, with a card, not paused, below the threshold, none in flight, past the cool-down. */
+export function autoRechargeDue(db: Executor, cutoffs: { cooldownBefore: Date; staleBefore: Date }, limit: number) {
+  return db
+    .selectFrom('customers as c')
+    .innerJoin('apis as a', 'a.id', 'c.api_id')
+    .select(['c.api_id', 'c.id'])
+    .where('c.auto_recharge_enabled', '=', true)
+    .where('a.auto_recharge_allowed', '=', true)
+    .where('c.has_card', '=', true)
+    .where('c.auto_recharge_failed_at', 'is', null)
+    .where('c.status', '=', 'active')
+    .where('c.is_test', '=', false)
+    .where(sql<boolean>`c.balance_micro < c.auto_recharge_threshold_micro`)
+    .where((eb) => eb.or([eb('c.auto_recharge_charging_at', 'is', null), eb('c.auto_recharge_charging_at', '<', cutoffs.staleBefore)]))
+    .where((eb) => eb.or([eb('c.auto_recharge_last_at', 'is', null), eb('c.auto_recharge_last_at', '<', cutoffs.cooldownBefore)]))
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Takes the one charge in flight of a customer: the same conditions as autoRechargeDue, checked
+ * again by the update itself, so of two runs at once (two nodes) one gets it.
+ */
+export function claimAutoRecharge(db: Executor, apiId: string, customerId: string, now: Date, cutoffs: { cooldownBefore: Date; staleBefore: Date }) {
+  return db
+    .updateTable('customers')
+    .set({ auto_recharge_charging_at: now, auto_recharge_last_at: now })
+    .where('api_id', '=', apiId)
+    .where('id', '=', customerId)
+    .where('auto_recharge_enabled', '=', true)
+    .where('has_card', '=', true)
+    .where('auto_recharge_failed_at', 'is', null)
+    .where(sql<boolean>`balance_micro < auto_recharge_threshold_micro`)
+    .where((eb) => eb.or([eb('auto_recharge_charging_at', 'is', null), eb('auto_recharge_charging_at', '<', cutoffs.staleBefore)]))
+    .where((eb) => eb.or([eb('auto_recharge_last_at', 'is', null), eb('auto_recharge_last_at', '<', cutoffs.cooldownBefore)]))
+    .returning(['auto_recharge_amount_cents'])
+    .executeTakeFirst();
+}
+
+/** The charge is no longer in flight (its outcome came back, or failed to). */
+export async function releaseAutoRecharge(db: Executor, apiId: string, customerId: string, claimedAt: Date) {
+  await db.updateTable('customers').set({ auto_recharge_charging_at: null }).where('api_id', '=', apiId).where('id', '=', customerId).where('auto_recharge_charging_at', '=', claimedAt).execute();
+}
+
+/** The customer's settings; saving them is acting on a failure, so it clears failed_at. */
+export async function saveAutoRecharge(trx: Trx, apiId: string, customerId: string, settings: { enabled: boolean; thresholdMicro: number; amountCents: number }, at: Date) {
+  await trx
+    .updateTable('customers')
+    .set({ auto_recharge_enabled: settings.enabled, auto_recharge_threshold_micro: settings.thresholdMicro, auto_recharge_amount_cents: settings.amountCents, auto_recharge_failed_at: null, updated_at: at })
+    .where('api_id', '=', apiId)
+    .where('id', '=', customerId)
+    .execute();
+}
+
+/** Pauses auto-recharge after a failure; true only for the failure that paused it (the one to mail about). */
+export async function pauseAutoRecharge(trx: Trx, apiId: string, customerId: string, at: Date): Promise<boolean> {
+  const row = await trx
+    .updateTable('customers')
+    .set({ auto_recharge_failed_at: at, updated_at: at })
+    .where('api_id', '=', apiId)
+    .where('id', '=', customerId)
+    .where('auto_recharge_failed_at', 'is', null)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+// ---- Low balance (customers.low_balance_mailed) ----
+
+/** A customer's low-balance line: its own, else its API's; 0 means none. */
+const lowLine = sql<number>`coalesce(c.low_balance_micro, a.low_balance_micro)`;
+
+/** Customers below their line that were not mailed for this dip. */
+export function lowBalanceDue(db: Executor, limit: number) {
+  return db
+    .selectFrom('customers as c')
+    .innerJoin('apis as a', 'a.id', 'c.api_id')
+    .select(['c.api_id', 'c.id'])
+    .where('c.low_balance_mailed', '=', false)
+    .where('c.status', '=', 'active')
+    .where('c.is_test', '=', false)
+    .where(sql<boolean>`${lowLine} > 0 and c.balance_micro < ${lowLine}`)
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Marks a customer mailed for this dip, if it still is below its line and was not; answers what
+ * the mail says. Of two runs at once, one gets the row.
+ */
+export async function claimLowBalance(trx: Trx, apiId: string, customerId: string) {
+  const { rows } = await sql<{ balance_micro: number; line: number }>`
+    update customers c set low_balance_mailed = true
+    from apis a
+    where a.id = c.api_id and c.api_id = ${apiId} and c.id = ${customerId} and not c.low_balance_mailed
+      and ${lowLine} > 0 and c.balance_micro < ${lowLine}
+    returning c.balance_micro::float8 as balance_micro, ${lowLine}::float8 as line`.execute(trx);
+  return rows[0];
+}
+
+/** Customers back at or above their line (or with none) may be mailed again at the next dip. */
+export async function rearmLowBalance(db: Executor): Promise<number> {
+  const result = await sql`
+    update customers c set low_balance_mailed = false
+    from apis a
+    where a.id = c.api_id and c.low_balance_mailed and (${lowLine} <= 0 or c.balance_micro >= ${lowLine})`.execute(db);
+  return Number(result.numAffectedRows ?? 0);
 }

@@ -13,6 +13,8 @@ import { syncPlansOf } from './plan-sync.js';
 import type { CheckoutResult, CustomerRef, PaymentsProvider } from './provider.js';
 import * as q from './queries.js';
 import type { PaymentReceipts } from './receipts.js';
+import type { AutoRecharge } from './auto-recharge.js';
+import type { LowBalanceAlerts } from './low-balance.js';
 import type { ProviderName } from './tables.js';
 
 /** The largest one-off top-up (spec 2.1: offered amounts and the minimum go up to 100000 cents). */
@@ -41,6 +43,8 @@ export class PaymentsService {
     readonly provider: PaymentsProvider | null,
     readonly events: PaymentEvents,
     readonly receipts: PaymentReceipts,
+    readonly autoRecharge: AutoRecharge,
+    readonly lowBalance: LowBalanceAlerts,
     private readonly baseUrl: string,
     private readonly onError: (error: unknown) => void,
   ) {}

@@ -11,6 +11,7 @@ import { overviewPage } from './pages/overview.js';
 import { quickstartPage } from './pages/quickstart.js';
 import { ledgerPage } from './pages/ledger.js';
 import { billingPage, startTopUp } from './pages/billing.js';
+import { saveAutoRecharge, startCardSetup } from './pages/auto-recharge.js';
 import { cancelConfirmPage, cancelSubscription, planPage, plansPage, subscribe, switchConfirmPage, switchPlan } from './pages/plans.js';
 import { doneNotice, inviteTeammate, setMemberRole, teamPage } from './pages/team.js';
 import { leave, leaveConfirmPage, removeConfirmPage, removeMember, revokeInvitation, revokeInvitationConfirmPage } from './pages/team-confirm.js';
@@ -56,6 +57,8 @@ export function portalRoutes(deps: PortalDeps) {
     page('/ledger', (ctx) => ledgerPage(deps, ctx));
     page('/billing', (ctx) => billingPage(deps, ctx));
     post('/billing/topup', (ctx, body) => startTopUp(deps, ctx, body));
+    post('/billing/card', (ctx) => startCardSetup(deps, ctx));
+    post('/billing/auto-recharge', (ctx, body) => saveAutoRecharge(deps, ctx, body));
     page('/quickstart', (ctx) => quickstartPage(ctx));
     page('/plans', (ctx) => plansPage(deps, ctx));
     page('/plans/cancel', (ctx) => cancelConfirmPage(deps, ctx));

@@ -165,6 +165,27 @@ const triggers: Record<string, () => Promise<ReceivedMail>> = {
       assert.equal((await clickDevCheckout(checkoutUrlOf(f, started), 'pay')).status, 303);
     });
   },
+  // A customer's owner saves a card that declines on the billing page and turns auto-recharge on;
+  // the job's charge below the threshold fails.
+  'payments.autoRechargeFailed': async () => {
+    await connectPayments();
+    const { person, browser } = await portalVisitor(f, { name: 'Fay Failing' });
+    const customerId = (await f.t.services.customerMembers.membershipsOf(f.apiId, person.id))[0]!.customer_id;
+    const saved = await clickDevCheckout(checkoutUrlOf(f, await browser.submit(expectPage(await browser.get('/billing'), /^Billing$/), 'save-card')), 'save_declining');
+    assert.equal(saved.status, 303);
+    const on = await browser.submit(expectPage(await browser.get('/billing'), /^Billing$/), 'auto-recharge-save', { enabled: 'on', threshold: '5.00', amount: '10.00' });
+    assert.equal(on.status, 200, on.html.slice(0, 300));
+    assert.equal((await f.owner.client.post(`/apis/${f.apiId}/customers/${customerId}/credit`, { amount_micro: -1, note: 'below the threshold' })).status, 200);
+    return mailFrom(person.email, /automatic top-up .* failed/, () => f.t.services.payments.autoRecharge.chargeDue());
+  },
+  // A customer the owner added, whose own low-balance line (set in the console) is above its balance.
+  'payments.lowBalance': async () => {
+    const email = freshEmail('low');
+    const made = await f.owner.client.post(`/apis/${f.apiId}/customers`, { name: 'Low Co', email });
+    assert.equal(made.status, 200, made.text);
+    assert.equal((await f.owner.client.patch(`/apis/${f.apiId}/customers/${made.body.id}`, { low_balance_micro: made.body.balance_micro + 1 })).status, 200);
+    return mailFrom(email, /is low$/, () => f.t.services.payments.lowBalance.check());
+  },
 };
 
 /** Connects the API's payments account once (the development provider). */

@@ -95,3 +95,17 @@ export async function ownerKeyClient(f: IssuerFixture): Promise<TestClient> {
   client.bearer = made.body.key;
   return client;
 }
+
+/**
+ * Waits until every queued mail has been handed to the test's SMTP server (which files it before
+ * it answers), so a test can count mails, including the ones that must not be there.
+ */
+export async function mailSettled(f: IssuerFixture): Promise<void> {
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const row = await f.t.services.db.selectFrom('mail_outbox').select((eb) => eb.fn.countAll<string>().as('n')).where('sent_at', 'is', null).executeTakeFirstOrThrow();
+    if (Number(row.n) === 0) return;
+    f.t.services.outbox.kick();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  assert.fail('mail was still queued after 10 seconds');
+}

@@ -7,6 +7,7 @@ import { MAX_TOPUP_CENTS } from '../../payments/service.js';
 import { Problem } from '../../platform/errors.js';
 import type { PortalContext, PortalDeps } from '../context.js';
 import { formatCents, formatMicro, formatTime } from '../format.js';
+import { autoRechargeSection } from './auto-recharge.js';
 
 export interface Notice {
   error?: string;
@@ -22,6 +23,12 @@ function param(ctx: PortalContext, name: string): string | null {
 
 /** What the customer comes back to from the provider's checkout page. */
 async function returnNotice(deps: PortalDeps, ctx: PortalContext): Promise<Notice> {
+  const card = param(ctx, 'card');
+  if (card === 'canceled') return { ok: 'No card was saved.' };
+  if (card === 'saved') return (await deps.view.autoRechargeOf(ctx.actor)).hasCard ? { ok: 'Your card is saved.' } : { ok: 'Thank you: your card is being confirmed.' };
+  const auto = param(ctx, 'auto_recharge');
+  if (auto === 'on') return { ok: 'Automatic top-ups are on.' };
+  if (auto === 'off') return { ok: 'Automatic top-ups are off.' };
   const topup = param(ctx, 'topup');
   if (topup === 'canceled') return { ok: 'Checkout canceled: nothing was charged.' };
   if (topup !== 'done') return {};
@@ -86,6 +93,7 @@ ${errorBox(shown.error ?? null)}${shown.ok ? html`<p class="ok" role="status" id
 <div class="cards"><div class="card"><div class="label">Balance</div><div class="value" id="balance">${formatMicro(overview.balanceMicro)}</div></div></div>
 <h2>Buy credit</h2>
 ${topUpSection(ctx, ready)}
+${await autoRechargeSection(deps, ctx, ready)}
 <h2>Payments</h2>
 ${await receiptsTable(deps, ctx)}`,
   });
