@@ -134,7 +134,8 @@ export class EndUserKeys {
 
     const outcome = await this.db.transaction().execute(async (trx): Promise<KeyOutcome<KeyRow>> => {
       const person = await q.lockPerson(trx, apiId, caller.personId);
-      if (!person) return refused(keyNotFound());
+      // The token was checked a moment ago; a person deleted since has no keys to make.
+      if (!person) return refused(new KeyApiError('invalid_token', 'The access token is not active here', 401));
       const limit = await this.#limits(trx, apiId, caller.personId, now);
       if (limit) return refused(limit);
       const key = await q.insertKey(trx, {

@@ -10,6 +10,8 @@ import { exchangeCode, introspect, webCode } from './issuer-flows.js';
 import { basic, signedInPerson, tenantFetch, type IssuerFixture } from './issuer.js';
 import { SHIPPED_PLATFORM_PLANS } from './platform-plans.js';
 import { startPersonSession } from './signin.js';
+import { loadSettings } from '../../src/issuer/registry/settings.js';
+import type { Tenant } from '../../src/issuer/tenant.js';
 
 /** The shipped catalogue with end-user keys taken off the free plan (growth keeps them). */
 export function catalogueWithoutFreeKeys(): string {
@@ -123,4 +125,24 @@ export async function assertActive(f: IssuerFixture, key: string, what = '', ser
   assert.equal(answer.status, 200, answer.text);
   assert.equal(answer.body.active, true, `${what}: ${answer.text}`);
   return answer.body as { scope: string; aud: string | string[]; exp?: number; key_id: string; sub: string };
+}
+
+/** The tenant the tenant hook resolves for the fixture's API, read now. */
+export async function tenantOf(f: IssuerFixture): Promise<Tenant> {
+  const api = (await f.t.services.apis.findById(f.t.services.db, f.apiId))!;
+  return { api, issuer: f.issuer, settings: await loadSettings(f.t.services.db, f.t.services.clock, f.apiId), branding: { name: api.name, logoUrl: api.logo_url, accentColor: api.accent_color } };
+}
+
+/**
+ * Makes `count` keys of a person in-process, through the service the account API calls (its
+ * limits, lock and audit included), without the HTTP around it: for tests that need many keys
+ * before the one request that crosses a bound.
+ */
+export async function seedKeys(f: IssuerFixture, personId: string, count: number) {
+  const tenant = await tenantOf(f);
+  const caller = { personId, clientId: f.web.clientId, authTime: f.t.clock.now() };
+  for (let i = 0; i < count; i++) {
+    const made = await f.t.services.endUserKeys.create(tenant, { caller, ip: '127.0.0.1' }, { name: `seeded ${i + 1}`, resources: [f.server.resource], permissions: [] });
+    assert.ok(made.ok, made.ok ? '' : made.refusal.message);
+  }
 }
