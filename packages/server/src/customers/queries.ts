@@ -100,6 +100,16 @@ export function planOf(db: Executor, apiId: string, planId: string) {
   return db.selectFrom('plans').selectAll().where('api_id', '=', apiId).where('id', '=', planId).executeTakeFirst();
 }
 
+/**
+ * A plan a customer is being put on, held FOR KEY SHARE until the transaction ends: the lock the
+ * customer's foreign key takes anyway, taken before the customer (a plan before its customers,
+ * docs/architecture.md). A plan's deletion (FOR UPDATE) waits for it before counting subscribers;
+ * changes of the plan (FOR NO KEY UPDATE) do not conflict with it.
+ */
+export function lockPlanForAssignment(trx: Trx, apiId: string, planId: string) {
+  return trx.selectFrom('plans').selectAll().where('api_id', '=', apiId).where('id', '=', planId).forKeyShare().executeTakeFirst();
+}
+
 /** What a policy refresh needs of every customer of an API (or of some of them). */
 export function customersForPolicies(trx: Trx, apiId: string, customerIds: string[] | null) {
   let query = trx

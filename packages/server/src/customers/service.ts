@@ -254,6 +254,9 @@ export class CustomerService {
   async update(caller: Caller, apiId: string, customerId: string, changes: CustomerChanges) {
     const { api } = await this.#load(caller, apiId, customerId, 'editor');
     const updated = await this.db.transaction().execute(async (trx) => {
+      // A plan before its customer (docs/architecture.md, lock order), so a deletion of the plan
+      // waits for this assignment, or this one finds the plan gone.
+      const plan = typeof changes.plan_id === 'string' ? await q.lockPlanForAssignment(trx, apiId, changes.plan_id) : undefined;
       const customer = await q.lockCustomer(trx, apiId, customerId);
       if (!customer) throw new Problem('not_found', 'No such customer');
       if (changes.status === 'pending' && customer.status !== 'pending') {
@@ -262,10 +265,7 @@ export class CustomerService {
       if (customer.is_test && changes.status === 'suspended') throw new Problem('customer_state', 'The test customer cannot be suspended');
       const set = changedColumns(customer, changes);
       if (Object.keys(set).length === 0) return customer;
-      if (set.plan_id) {
-        const plan = await q.planOf(trx, apiId, set.plan_id);
-        if (!plan || !plan.active) throw validationProblem('body.plan_id', 'no active plan of this API has that id', set.plan_id);
-      }
+      if (set.plan_id && (!plan || !plan.active)) throw validationProblem('body.plan_id', 'no active plan of this API has that id', set.plan_id);
       const row = await q.updateCustomer(trx, apiId, customerId, { ...set, updated_at: this.clock.now() });
       if ('plan_id' in set) await refreshPolicies(trx, api, [customerId], this.clock.now());
       // A sign-up waiting for approval hears the answer either way.
@@ -421,6 +421,11 @@ export class CustomerService {
   async billingContacts(db: Db | Trx, apiId: string, customer: { id: string; email: string }): Promise<string[]> {
     const people = (await memberSummaries(db, apiId, customer.id)).filter((m) => m.role === 'owner' || m.role === 'admin').map((m) => m.email);
     return people.length ? [...new Set(people)] : [customer.email];
+  }
+
+  /** Holds a plan a customer is being put on (payments' subscription events), before the customer's lock. */
+  lockPlanForAssignment(trx: Trx, apiId: string, planId: string) {
+    return q.lockPlanForAssignment(trx, apiId, planId);
   }
 
   async countsByApi(apiIds: string[]) {

@@ -132,12 +132,14 @@ export class PaymentEvents {
 
   async #subscription(trx: Trx, provider: ProviderName, event: Extract<PaymentEvent, { kind: 'subscription' }>, at: Date): Promise<string> {
     if (!(await this.#ownedBy(trx, provider, event.apiId, event.accountId))) return 'ignored: account not connected to the API';
+    // The plan before the customer (docs/architecture.md, lock order): a deletion of the plan waits
+    // for this event, or this event finds the plan gone.
+    const plan = await this.customers.lockPlanForAssignment(trx, event.apiId, event.planId);
+    if (!plan) return 'ignored: no such plan';
     // Events of one customer's subscription take turns (the order check reads what the last applied).
     await this.ledger.lockCustomers(trx, event.apiId, [event.customerId]);
     const customer = await this.customers.findRow(trx, event.apiId, event.customerId);
     if (!customer) return 'ignored: no such customer';
-    const plan = await this.plans.find(trx, event.apiId, event.planId);
-    if (!plan) return 'ignored: no such plan';
     const now = this.clock.now();
     const known = await q.lockPaymentCustomer(trx, event.apiId, event.customerId);
     const next = nextSubscriptionState(

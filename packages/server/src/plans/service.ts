@@ -156,11 +156,17 @@ export class PlanService {
     });
   }
 
-  /** Deletes a plan nobody is on; a plan with subscribers is deactivated instead, keeping them on it. */
+  /**
+   * Deletes a plan nobody is on; a plan with subscribers is deactivated instead, keeping them on it.
+   * The plan is locked FOR UPDATE before its subscribers are counted: an assignment in flight holds
+   * it FOR KEY SHARE, so the count waits for it and sees it, and one that comes later finds the plan
+   * gone or inactive. Counted without the lock, a customer assigned meanwhile broke the foreign key
+   * (a 500 on PostgreSQL).
+   */
   async remove(caller: Caller, apiId: string, planId: string): Promise<{ deleted: true } | { deleted: false; plan: ReturnType<typeof toPlanOut> }> {
     const { api } = await this.apis.access(caller, apiId, 'editor');
     return this.db.transaction().execute(async (trx) => {
-      const plan = await q.findPlan(trx, apiId, planId);
+      const plan = await q.lockPlan(trx, apiId, planId, 'delete');
       if (!plan) throw new Problem('not_found', 'No such plan');
       const subscribers = await q.subscriberIds(trx, planId);
       const audit = (action: string, summary: string) =>

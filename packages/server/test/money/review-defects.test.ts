@@ -1,10 +1,13 @@
 // Defects found in review (issue 16, item 6) on the console's money side, each pinned by a test
 // that failed before its fix: a change that changes nothing writes no audit event, on every PATCH
-// and PUT route of the console that had written one; a credit of 0 is refused (422), -1 and 1 apply.
+// and PUT route of the console that had written one; a credit of 0 is refused (422), -1 and 1 apply;
+// deleting a plan while a customer is being put on it keeps the foreign key (PostgreSQL).
 import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
+import pg from 'pg';
 import type { SignedUp } from '../support/flows.js';
-import type { TestApp } from '../support/harness.js';
+import { testDatabaseKind, type TestApp } from '../support/harness.js';
 import { assertRefusedAt, createCustomer, snapshotCustomer, type ApiFixture, startWithApi } from '../support/money.js';
 import type { Member } from '../support/workspaces.js';
 
@@ -130,4 +133,85 @@ test('a credit of 0 micro units is refused naming the field and changes nothing;
   const end = await snapshotCustomer(api, customer.id);
   assert.equal(end.balance_seq, start.balance_seq + 2);
   assert.equal((await ledger()).length, entries + 2);
+});
+
+/** A connection of its own to the test's schema, beside the app's pool. */
+async function sideConnection() {
+  const schema = (await t.services.db.selectNoFrom((eb) => eb.fn<string>('current_schema', []).as('schema')).executeTakeFirstOrThrow()).schema;
+  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  await client.connect();
+  await client.query(`set search_path to ${schema}`);
+  return client;
+}
+
+/** Waits until `count` backends wait, directly or behind one another, on the backend `holder`. */
+async function waitForWaiters(observer: pg.Client, holder: number, count: number, settled: () => boolean) {
+  for (let tries = 0; tries < 600; tries++) {
+    const { rows } = await observer.query(
+      `with w as (select pid, pg_blocking_pids(pid) as by from pg_stat_activity where datname = current_database())
+       select count(*)::int as n from w where $1 = any(w.by) or exists (select 1 from w d where $1 = any(d.by) and d.pid = any(w.by))`,
+      [holder],
+    );
+    if (rows[0].n >= count || settled()) return;
+    await sleep(50);
+  }
+  assert.fail(`${count} backends never waited on ${holder}`);
+}
+
+test('deleting a plan while a customer is being put on it: the delete waits and deactivates, the foreign key holds (PostgreSQL)', { skip: testDatabaseKind !== 'postgres' && 'needs concurrent connections' }, async () => {
+  const plan = (await editor.client.post(`/apis/${api.apiId}/plans`, { name: 'Contended plan', price_monthly_cents: 100 })).body as { id: string };
+  const customer = await createCustomer(t, api, 'Contended Co');
+  const holder = await sideConnection();
+  const observer = await sideConnection();
+  try {
+    // Another transaction holds the plan row, so both requests stop at it, the assignment first:
+    // before the fix the assignment read the plan unlocked and waited only in its foreign key check,
+    // while the delete counted no subscribers and then failed its own foreign key check (500).
+    await holder.query('begin');
+    await holder.query('select id from plans where id = $1 for update', [plan.id]);
+    const holderPid = (await holder.query('select pg_backend_pid() as pid')).rows[0].pid as number;
+    let settled = 0;
+    const assigning = editor.client.patch(`/apis/${api.apiId}/customers/${customer.id}`, { plan_id: plan.id }).finally(() => settled++);
+    await waitForWaiters(observer, holderPid, 1, () => settled > 0);
+    const deleting = editor.client.delete(`/apis/${api.apiId}/plans/${plan.id}`).finally(() => settled++);
+    await waitForWaiters(observer, holderPid, 2, () => settled > 1);
+    await holder.query('commit');
+    const [assigned, deleted] = await Promise.all([assigning, deleting]);
+    assert.equal(assigned.status, 200, assigned.text);
+    assert.equal(deleted.status, 200, `the plan has a subscriber now, so it is deactivated: ${deleted.text}`);
+    assert.equal(deleted.body.active, false);
+    assert.equal(deleted.body.subscribers, 1);
+    assert.equal((await viewer.client.get(`/apis/${api.apiId}/customers/${customer.id}`)).body.plan_id, plan.id);
+  } finally {
+    await holder.end();
+    await observer.end();
+  }
+});
+
+test('assignments and deletions of plans at once never answer 5xx and leave every customer on an existing plan', async () => {
+  const rounds = await Promise.all(Array.from({ length: 6 }, async (_, i) => {
+    const plan = (await editor.client.post(`/apis/${api.apiId}/plans`, { name: `Raced plan ${i}`, price_monthly_cents: 100 })).body as { id: string };
+    const customer = await createCustomer(t, api, `Raced Co ${i}`);
+    const [assigned, deleted] = await Promise.all([
+      editor.client.patch(`/apis/${api.apiId}/customers/${customer.id}`, { plan_id: plan.id }),
+      editor.client.delete(`/apis/${api.apiId}/plans/${plan.id}`),
+    ]);
+    return { plan, customer, assigned, deleted };
+  }));
+  const plans = (await viewer.client.get(`/apis/${api.apiId}/plans`)).body.plans as { id: string; active: boolean }[];
+  for (const { plan, customer, assigned, deleted } of rounds) {
+    assert.ok([200, 422].includes(assigned.status), `assignment: ${assigned.status} ${assigned.text}`);
+    assert.ok([200, 204].includes(deleted.status), `deletion: ${deleted.status} ${deleted.text}`);
+    const onPlan = (await viewer.client.get(`/apis/${api.apiId}/customers/${customer.id}`)).body.plan_id;
+    if (assigned.status === 200) {
+      // Assigned first: the deletion saw the subscriber and only deactivated the plan.
+      assert.equal(deleted.status, 200, deleted.text);
+      assert.equal(onPlan, plan.id);
+      assert.equal(plans.find((p) => p.id === plan.id)?.active, false);
+    } else {
+      assert.equal(deleted.status, 204, deleted.text);
+      assert.equal(onPlan, undefined);
+      assert.equal(plans.find((p) => p.id === plan.id), undefined);
+    }
+  }
 });

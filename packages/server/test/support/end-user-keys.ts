@@ -130,7 +130,7 @@ export async function assertActive(f: IssuerFixture, key: string, what = '', ser
 /** The tenant the tenant hook resolves for the fixture's API, read now. */
 export async function tenantOf(f: IssuerFixture): Promise<Tenant> {
   const api = (await f.t.services.apis.findById(f.t.services.db, f.apiId))!;
-  return { api, issuer: f.issuer, settings: await loadSettings(f.t.services.db, f.t.services.clock, f.apiId), branding: { name: api.name, logoUrl: api.logo_url, accentColor: api.accent_color } };
+  return { api, issuer: f.issuer, host: 'portal', portalIssuer: f.issuer, settings: await loadSettings(f.t.services.db, f.t.services.clock, f.apiId), branding: { name: api.name, logoUrl: api.logo_url, accentColor: api.accent_color } };
 }
 
 /**

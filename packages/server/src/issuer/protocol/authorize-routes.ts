@@ -29,7 +29,7 @@ export function authorizeRoutes(deps: { db: Db; clock: Clock; authorization: Aut
       }
       // From here on errors go back to the client; in the response mode asked for when it is valid.
       const mode = params.get('response_mode') === 'form_post' && !params.faulty('response_mode') ? 'form_post' : 'query';
-      const target = { redirectUri, responseMode: mode, state: params.get('state') ?? null } as const;
+      const target = { redirectUri, responseMode: mode, state: params.echoed('state') ?? null } as const;
       try {
         const authorization = await checkAuthorizationRequest(deps.db, tenant.api.id, client, redirectUri, params);
         if (tenant.api.status !== 'active') throw new OAuthError('temporarily_unavailable', 'Sign-ins are not accepted now');

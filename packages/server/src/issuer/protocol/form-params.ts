@@ -13,6 +13,8 @@ export class Params {
   readonly #values = new Map<string, string[]>();
   /** Names sent more than once (other than `resource`), too long, or breaking the text rule. */
   readonly #faults: { name: string; problem: string }[] = [];
+  /** Names whose first value was refused (too long or bad text): what would be echoed is not there. */
+  readonly #firstRefused = new Set<string>();
 
   constructor(entries: Iterable<[string, unknown]>, allowRepeated: ReadonlySet<string> = new Set(['resource'])) {
     for (const [name, value] of entries) {
@@ -24,13 +26,10 @@ export class Params {
       const values = Array.isArray(value) ? value : [value];
       for (const item of values) {
         if (typeof item !== 'string') continue;
-        if (item.length > MAX_PARAM_LENGTH) {
-          this.#faults.push({ name, problem: 'is too long' });
-          continue;
-        }
-        const fault = textFault(item);
+        const fault = item.length > MAX_PARAM_LENGTH ? 'is too long' : textFault(item);
         if (fault) {
           this.#faults.push({ name, problem: fault });
+          if (!this.#values.has(name)) this.#firstRefused.add(name);
           continue;
         }
         if (item === '') continue;
@@ -70,6 +69,15 @@ export class Params {
 
   get(name: string): string | undefined {
     return this.#values.get(name)?.[0];
+  }
+
+  /**
+   * The value to send back as sent (`state`): the first one, unless that first one was refused, in
+   * which case nothing: a later value is not what the client meant first, and a value cut short
+   * (the old reading of `a%00b` as `a`) never is.
+   */
+  echoed(name: string): string | undefined {
+    return this.#firstRefused.has(name) ? undefined : this.get(name);
   }
 
   /** Every value of a parameter that may repeat (only `resource`, to refuse more than one). */
