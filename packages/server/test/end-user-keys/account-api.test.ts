@@ -326,3 +326,18 @@ test('the account API is not in the console: /api/v1 on the console host answers
   const answer = await f.t.client().get('/v1/me/api-keys');
   assert.equal(answer.status, 404);
 });
+
+test('100 permissions on a key is the bound: 100 pass, the 101st is refused', async () => {
+  const names = Array.from({ length: 101 }, (_, i) => `p:${String(i).padStart(3, '0')}`);
+  const wide = await f.owner.client.post(`/apis/${f.apiId}/signin/servers`, { name: 'Wide', resource_url: 'https://wide.example/', permissions: names.slice(0, 100).map((name) => ({ name })) });
+  assert.equal(wide.status, 200, wide.text);
+  const role = await f.owner.client.post(`/apis/${f.apiId}/signin/roles`, { name: 'wide', permissions: names.slice(0, 100).map((permission) => ({ server_id: wide.body.id, permission })) });
+  assert.equal(role.status, 200, role.text);
+  const holder = await keyHolder(f, { roles: [role.body.id] });
+  const body = { name: 'wide', resources: ['https://wide.example/'] };
+  const hundred = await holder.api.create({ ...body, permissions: names.slice(0, 100) });
+  assert.equal(hundred.status, 201, hundred.text);
+  assert.equal(hundred.body.key.permissions.length, 100);
+  assertKeyError(await holder.api.create({ ...body, permissions: names }), 422, 'invalid_request', 'permissions');
+  assert.equal((await f.owner.client.delete(`/apis/${f.apiId}/signin/servers/${wide.body.id}`)).status, 204);
+});
