@@ -28,6 +28,8 @@ export interface CustomersTable {
   balance_seq: number;
   usage_policy_id: string | null;
   last_used_at: Date | null;
+  /** Set when the customer was removed but had money, usage or keys on record (docs/decisions.md). */
+  archived_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }
