@@ -58,7 +58,7 @@ export function apiRoutes(apis: ApiService): FastifyPluginAsyncTypebox {
     }, async (request) => ({ secret: await apis.rotateSecret(requireCaller(request), request.params.api, request.body.grace_hours) }));
 
     app.put('/apis/:api/logo', {
-      schema: { tags, summary: 'Set the logo (https address)', params, body: s.LogoBody, response: withProblems({ 200: s.ApiOut }) },
+      schema: { tags, summary: 'Set the logo (https address), or remove it (null)', params, body: s.LogoBody, response: withProblems({ 200: s.ApiOut }) },
     }, async (request) => apis.setLogo(requireCaller(request), request.params.api, request.body.logo_url));
 
     app.post('/apis/:api/suspend', {

@@ -364,7 +364,8 @@ export class ApiService {
     return this.#out(row, role);
   }
 
-  async setLogo(caller: Caller, apiId: string, logoUrl: string) {
+  /** Sets the logo, or removes it (null); the logo it already has is no change and no audit event. */
+  async setLogo(caller: Caller, apiId: string, logoUrl: string | null) {
     const { api, role } = await this.access(caller, apiId, 'editor');
     // The logo it already has: no change, no audit event (as update).
     if (api.logo_url === logoUrl) return this.#out(api, role);
@@ -375,8 +376,8 @@ export class ApiService {
         action: 'api.logo',
         target: { type: 'api', id: apiId },
         api: { id: apiId, name: api.name },
-        summary: `Changed the logo of ${api.name}`,
-        details: { logo_url: logoUrl },
+        summary: logoUrl === null ? `Removed the logo of ${api.name}` : `Changed the logo of ${api.name}`,
+        details: { logo_url: logoUrl, ...(api.logo_url ? { previous: api.logo_url } : {}) },
       });
       return updated;
     });

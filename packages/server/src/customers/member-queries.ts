@@ -24,6 +24,8 @@ export function membershipsOfPerson(db: Executor, apiId: string, personId: strin
     .select(['customers.id as customer_id', 'customers.name', 'customers.status', 'customer_members.role', 'customer_members.created_at'])
     .where('customer_members.api_id', '=', apiId)
     .where('customer_members.person_id', '=', personId)
+    // An archived customer is no longer the person's in the portal.
+    .where('customers.archived_at', 'is', null)
     .orderBy('customer_members.created_at')
     .orderBy('customers.id')
     .execute();
@@ -68,6 +70,7 @@ export function memberlessCustomerByEmail(db: Executor, apiId: string, email: st
     .where('api_id', '=', apiId)
     .where('email', '=', email)
     .where('is_test', '=', false)
+    .where('archived_at', 'is', null)
     .where((eb) => eb.not(eb.exists(eb.selectFrom('customer_members').select('person_id').whereRef('customer_members.customer_id', '=', 'customers.id'))))
     .orderBy('created_at')
     .orderBy('id')

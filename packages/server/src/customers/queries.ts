@@ -18,6 +18,14 @@ export function lockCustomer(trx: Trx, apiId: string, customerId: string) {
   return trx.selectFrom('customers').selectAll().where('api_id', '=', apiId).where('id', '=', customerId).forUpdate().executeTakeFirst();
 }
 
+/**
+ * A customer row held FOR KEY SHARE (what a row referencing it takes anyway): a removal, which
+ * locks it FOR UPDATE, waits for the holder or is seen by it.
+ */
+export function holdCustomer(trx: Trx, apiId: string, customerId: string) {
+  return trx.selectFrom('customers').select(['id', 'archived_at']).where('api_id', '=', apiId).where('id', '=', customerId).forKeyShare().executeTakeFirst();
+}
+
 /** Holds the API row until the transaction ends: customer creation and the test key queue on it. */
 export function findTestCustomer(db: Executor, apiId: string) {
   return db.selectFrom('customers').selectAll().where('api_id', '=', apiId).where('is_test', '=', true).executeTakeFirst();
@@ -28,7 +36,7 @@ export async function updateCustomer(trx: Executor, apiId: string, customerId: s
 }
 
 export async function countRealCustomers(db: Executor, apiId: string): Promise<number> {
-  const row = await db.selectFrom('customers').select((eb) => eb.fn.countAll<number>().as('n')).where('api_id', '=', apiId).where('is_test', '=', false).executeTakeFirstOrThrow();
+  const row = await db.selectFrom('customers').select((eb) => eb.fn.countAll<number>().as('n')).where('api_id', '=', apiId).where('is_test', '=', false).where('archived_at', 'is', null).executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
@@ -39,6 +47,7 @@ export async function countCustomersByApi(db: Executor, apiIds: string[]) {
     .select(['api_id', (eb) => eb.fn.countAll<number>().as('n')])
     .where('api_id', 'in', apiIds)
     .where('is_test', '=', false)
+    .where('archived_at', 'is', null)
     .groupBy('api_id')
     .execute();
 }
@@ -46,6 +55,8 @@ export async function countCustomersByApi(db: Executor, apiIds: string[]) {
 export interface CustomerPageOptions {
   before: { at: Date; id: string } | null;
   status: CustomerStatus | null;
+  /** Archived customers only, or (false) the others. */
+  archived: boolean;
   search: string | null;
   limit: number;
   month: string;
@@ -59,7 +70,8 @@ export function customerPage(db: Db, apiId: string, options: CustomerPageOptions
     .leftJoin('customer_usage_months as m', (join) => join.onRef('m.customer_id', '=', 'c.id').on('m.month', '=', options.month))
     .selectAll('c')
     .select(['p.name as plan_name', sql<number>`coalesce(m.requests, 0)`.as('month_requests')])
-    .where('c.api_id', '=', apiId);
+    .where('c.api_id', '=', apiId)
+    .where('c.archived_at', options.archived ? 'is not' : 'is', null);
   if (options.status) query = query.where('c.status', '=', options.status);
   if (options.search) {
     const pattern = `%${options.search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -186,4 +198,36 @@ export function revokeKey(trx: Trx, apiId: string, customerId: string, keyId: st
     .where('revoked_at', 'is', null)
     .returning(['id', 'name', 'prefix'])
     .executeTakeFirst();
+}
+
+/**
+ * What keeps a customer from being deleted outright (docs/decisions.md): a ledger entry other than
+ * its welcome credit, usage counted, or any key ever issued (usage of a key may arrive up to 47 days
+ * after the request). Read under the customer's lock; the payments provider's record is on the row.
+ */
+export async function recordsOf(trx: Trx, apiId: string, customerId: string) {
+  const row = await trx
+    .selectNoFrom((eb) => [
+      eb.exists(eb.selectFrom('ledger_entries').select('id').where('api_id', '=', apiId).where('customer_id', '=', customerId).where('kind', '!=', 'welcome')).as('ledger'),
+      eb.exists(eb.selectFrom('customer_usage_months').select('month').where('customer_id', '=', customerId)).as('usage'),
+      eb.exists(eb.selectFrom('customer_keys').select('id').where('api_id', '=', apiId).where('customer_id', '=', customerId)).as('keys'),
+    ])
+    .executeTakeFirstOrThrow();
+  return { ledger: !!row.ledger, usage: !!row.usage, keys: !!row.keys };
+}
+
+/** Deletes a customer; its keys, policies, welcome entry, memberships and invitations go with it (cascade). */
+export async function deleteCustomer(trx: Trx, apiId: string, customerId: string) {
+  await trx.deleteFrom('customers').where('api_id', '=', apiId).where('id', '=', customerId).execute();
+}
+
+/** Revokes every live key of a customer; answers how many. */
+export async function revokeKeysOf(trx: Trx, apiId: string, customerId: string, at: Date): Promise<number> {
+  const rows = await trx.updateTable('customer_keys').set({ revoked_at: at }).where('api_id', '=', apiId).where('customer_id', '=', customerId).where('revoked_at', 'is', null).returning('id').execute();
+  return rows.length;
+}
+
+/** Revokes the open invitations to join a customer. */
+export async function revokeInvitesTo(trx: Trx, apiId: string, customerId: string, at: Date) {
+  await trx.updateTable('customer_invites').set({ revoked_at: at }).where('api_id', '=', apiId).where('customer_id', '=', customerId).where('accepted_at', 'is', null).where('revoked_at', 'is', null).execute();
 }

@@ -43,16 +43,29 @@ export function customerRoutes(customers: CustomerService, invitations: Customer
       schema: { tags, summary: 'A customer with effective limits, keys and members', params: s.CustomerParams, response: withProblems({ 200: s.CustomerDetail }) },
     }, async (request) => customers.get(requireCaller(request), request.params.api, request.params.id));
 
+    app.delete('/apis/:api/customers/:id', {
+      schema: {
+        tags,
+        summary: 'Remove a customer (editor)',
+        description: 'A customer with nothing on record but its creation (no ledger entry beyond its welcome credit, no usage, no key ever issued, nothing with the payments provider) is deleted (204). Any other is archived (200 with the customer, archived_at set): hidden from lists, the portal and the SDK snapshot, its keys revoked, its ledger and usage kept.',
+        params: s.CustomerParams,
+        response: withProblems({ 200: s.CustomerDetail, 204: Type.Null() }, 409),
+      },
+    }, async (request, reply) => {
+      const outcome = await customers.remove(requireCaller(request), request.params.api, request.params.id);
+      return outcome.deleted ? reply.status(204).send(null) : outcome.customer;
+    });
+
     app.patch('/apis/:api/customers/:id', {
       schema: { tags, summary: 'Approve, suspend, reactivate; notes; assign a plan by hand (editor)', params: s.CustomerParams, body: s.UpdateCustomerInBody, response: withProblems({ 200: s.CustomerDetail }, 409) },
     }, async (request) => customers.update(requireCaller(request), request.params.api, request.params.id, request.body));
 
     app.put('/apis/:api/customers/:id/limits', {
-      schema: { tags, summary: 'Set custom limits (editor)', params: s.CustomerParams, body: s.LimitsBody, response: withProblems({ 200: s.CustomerDetail }) },
+      schema: { tags, summary: 'Set custom limits (editor)', params: s.CustomerParams, body: s.LimitsBody, response: withProblems({ 200: s.CustomerDetail }, 409) },
     }, async (request) => customers.setLimits(requireCaller(request), request.params.api, request.params.id, request.body));
 
     app.post('/apis/:api/customers/:id/keys', {
-      schema: { tags, summary: 'Make a key for a customer (editor); shown once', params: s.CustomerParams, body: s.NewKeyInBody, response: withProblems({ 200: s.NewCustomerKey }) },
+      schema: { tags, summary: 'Make a key for a customer (editor); shown once', params: s.CustomerParams, body: s.NewKeyInBody, response: withProblems({ 200: s.NewCustomerKey }, 409) },
     }, async (request) => customers.createKey(requireCaller(request), request.params.api, request.params.id, request.body.name));
 
     app.delete('/apis/:api/customers/:id/keys/:key_id', {

@@ -19,6 +19,7 @@ export const CustomerSummary = Type.Object({
   last_used_at: Type.Optional(Timestamp),
   plan_id: Type.Optional(Type.String()),
   plan_name: Type.Optional(Type.String()),
+  archived_at: Type.Optional(Type.String({ format: 'date-time', description: 'set when the customer was removed but had money, usage or keys on record' })),
 });
 export const CustomersBody = Type.Object({ customers: Type.Union([Type.Array(CustomerSummary), Type.Null()]), next_cursor: Type.Optional(Type.String()) });
 export const CustomerKey = Type.Object({ id: Type.String(), name: Type.String(), prefix: Type.String(), created_at: Timestamp, last_used_at: Type.Optional(Timestamp) });
@@ -86,6 +87,7 @@ export const CustomersQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
   status: Type.Optional(CustomerStatus),
   q: Type.Optional(Type.String({ maxLength: 254 })),
+  archived: Type.Optional(Type.Boolean({ default: false, description: 'true lists archived customers only; they are hidden otherwise' })),
 });
 export const CustomerParams = Type.Object({ api: Type.String({ maxLength: 64 }), id: Type.String({ maxLength: 64 }) });
 export const KeyParams = Type.Object({ api: Type.String({ maxLength: 64 }), id: Type.String({ maxLength: 64 }), key_id: Type.String({ maxLength: 64 }) });

@@ -61,6 +61,11 @@ export function changedColumns(customer: CustomerRow, changes: CustomerChanges):
   return set;
 }
 
+/** An archived customer is kept for its record only: nothing about it changes any more (409). */
+function assertNotArchived(customer: { archived_at: Date | null }) {
+  if (customer.archived_at) throw new Problem('customer_state', 'The customer is archived');
+}
+
 /** Customers of an API, their limits, keys and the test customer (spec 2.2). */
 export class CustomerService {
   constructor(
@@ -110,6 +115,7 @@ export class CustomerService {
       ...(customer.last_used_at ? { last_used_at: customer.last_used_at.toISOString() } : {}),
       ...(customer.plan_id ? { plan_id: customer.plan_id } : {}),
       ...(customer.plan_name ? { plan_name: customer.plan_name } : {}),
+      ...(customer.archived_at ? { archived_at: customer.archived_at.toISOString() } : {}),
     };
   }
 
@@ -195,6 +201,7 @@ export class CustomerService {
       balance_seq: 0,
       usage_policy_id: null,
       last_used_at: null,
+      archived_at: null,
       created_at: now,
       updated_at: now,
     });
@@ -227,13 +234,14 @@ export class CustomerService {
     return ok(await this.#detail(api, result.value));
   }
 
-  async list(caller: Caller, apiId: string, options: { cursor?: string; limit: number; status?: CustomerStatus; q?: string }) {
+  async list(caller: Caller, apiId: string, options: { cursor?: string; limit: number; status?: CustomerStatus; q?: string; archived?: boolean }) {
     await this.apis.access(caller, apiId, 'viewer');
     const before = options.cursor ? decodeCursor(options.cursor) : null;
     if (options.cursor && !before) throw validationProblem('query.cursor', 'not a cursor this API gave', options.cursor);
     const rows = await q.customerPage(this.db, apiId, {
       before,
       status: options.status ?? null,
+      archived: options.archived ?? false,
       search: options.q?.trim() || null,
       limit: options.limit + 1,
       month: this.#month(),
@@ -259,6 +267,7 @@ export class CustomerService {
       const plan = typeof changes.plan_id === 'string' ? await q.lockPlanForAssignment(trx, apiId, changes.plan_id) : undefined;
       const customer = await q.lockCustomer(trx, apiId, customerId);
       if (!customer) throw new Problem('not_found', 'No such customer');
+      assertNotArchived(customer);
       if (changes.status === 'pending' && customer.status !== 'pending') {
         throw validationProblem('body.status', 'a customer cannot be moved back to pending', changes.status);
       }
@@ -302,6 +311,7 @@ export class CustomerService {
     const updated = await this.db.transaction().execute(async (trx) => {
       const customer = await q.lockCustomer(trx, apiId, customerId);
       if (!customer) throw new Problem('not_found', 'No such customer');
+      assertNotArchived(customer);
       if (customer.custom_monthly_quota === custom.custom_monthly_quota && customer.custom_price_per_request_micro === custom.custom_price_per_request_micro && customer.custom_rps === custom.custom_rps) {
         return customer;
       }
@@ -321,7 +331,67 @@ export class CustomerService {
     return this.#detail(api, updated);
   }
 
+  /**
+   * DELETE of a customer (docs/decisions.md): deleted when nothing is on record but its creation
+   * (no ledger entry beyond its welcome credit, no usage, no key ever issued, nothing with the
+   * payments provider), archived otherwise: hidden from lists, the portal and the SDK snapshot,
+   * its keys and open invitations revoked, a plan assigned by hand and auto-recharge dropped, its
+   * ledger and usage kept. The test customer is neither. Removing an archived customer changes nothing.
+   */
+  async remove(caller: Caller, apiId: string, customerId: string): Promise<{ deleted: true } | { deleted: false; customer: Awaited<ReturnType<CustomerService['get']>> }> {
+    const { api } = await this.#load(caller, apiId, customerId, 'editor');
+    const actor = actorOf(caller);
+    const outcome = await this.db.transaction().execute(async (trx) => {
+      // Usage ingestion, credits and new keys hold the customer too: they finish first and are
+      // seen below, or come after and find it gone or archived.
+      const customer = await q.lockCustomer(trx, apiId, customerId);
+      if (!customer) throw new Problem('not_found', 'No such customer');
+      if (customer.is_test) throw new Problem('customer_state', 'The test customer cannot be removed');
+      if (customer.archived_at) return { deleted: false as const, row: customer };
+      const records = await q.recordsOf(trx, apiId, customerId);
+      const payments = customer.provider_customer_id !== null || customer.plan_source === 'provider' || customer.has_card;
+      const kept = [records.ledger ? 'ledger entries' : null, records.usage ? 'usage' : null, records.keys ? 'keys' : null, payments ? 'a payments record' : null].filter((why): why is string => why !== null);
+      const audit = (action: string, summary: string, details: Record<string, unknown>) =>
+        this.audit.record(trx, actor, {
+          workspaceId: api.workspace_id,
+          action,
+          target: { type: 'customer', id: customerId },
+          api: { id: api.id, name: api.name },
+          customer: { id: customerId, name: customer.name },
+          summary,
+          details,
+        });
+      if (kept.length === 0) {
+        await q.deleteCustomer(trx, apiId, customerId);
+        await audit('customer.delete', `Deleted customer ${customer.name} <${customer.email}>`, { email: customer.email });
+        return { deleted: true as const };
+      }
+      const now = this.clock.now();
+      const keysRevoked = await q.revokeKeysOf(trx, apiId, customerId, now);
+      await q.revokeInvitesTo(trx, apiId, customerId, now);
+      const dropPlan = customer.plan_source === 'manual';
+      const row = await q.updateCustomer(trx, apiId, customerId, {
+        archived_at: now,
+        auto_recharge_enabled: false,
+        ...(dropPlan ? { plan_id: null, plan_source: '' as const } : {}),
+        updated_at: now,
+      });
+      if (dropPlan) await refreshPolicies(trx, api, [customerId], now);
+      await audit('customer.archive', `Archived customer ${customer.name} <${customer.email}>, which has ${kept.join(', ')} on record; ${keysRevoked} keys revoked`, {
+        kept,
+        keys_revoked: keysRevoked,
+      });
+      return { deleted: false as const, row };
+    });
+    if (outcome.deleted) return { deleted: true };
+    return { deleted: false, customer: await this.#detail(api, outcome.row) };
+  }
+
   async issueKey(trx: Trx, api: ApiRow, customer: { id: string; name: string }, name: string, actor: Actor, createdByPerson: string | null = null) {
+    // Held (as the key's foreign key would) so a removal of the customer waits, or is seen here.
+    const current = await q.holdCustomer(trx, api.id, customer.id);
+    if (!current) throw new Problem('not_found', 'No such customer');
+    assertNotArchived(current);
     const key = formatApiKey(api.secret_prefix, randomBase62(40));
     const row = {
       id: randomUUID(),

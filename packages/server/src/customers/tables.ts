@@ -38,6 +38,8 @@ export interface CustomersTable {
   last_used_at: Date | null;
   /** The id usage items name for requests the customer's people made with access tokens (migration 0010). */
   token_key_id: Generated<string>;
+  /** Set when the customer was removed but had money, usage or keys on record (docs/decisions.md). */
+  archived_at: Date | null;
   created_at: Date;
   updated_at: Date;
 }

@@ -71,6 +71,11 @@ export async function balanceOf(db: Db | Trx, apiId: string, customerId: string)
   return db.selectFrom('customers').select(['balance_micro', 'balance_seq']).where('api_id', '=', apiId).where('id', '=', customerId).executeTakeFirst();
 }
 
+/** One customer locked for a manual credit, with what the credit checks and its audit names. */
+export function lockCustomerForCredit(trx: Trx, apiId: string, customerId: string) {
+  return trx.selectFrom('customers').select(['id', 'name', 'archived_at']).where('api_id', '=', apiId).where('id', '=', customerId).forUpdate().executeTakeFirst();
+}
+
 /**
  * Locks customers in id order, so concurrent usage reports cannot deadlock on each other, and
  * reads their balances exactly (as text: the number parser saturates) for the bound checks.

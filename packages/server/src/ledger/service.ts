@@ -65,8 +65,11 @@ export class LedgerService {
     const { api } = await this.apis.access(caller, apiId, 'editor');
     const actor = actorOf(caller);
     return this.db.transaction().execute(async (trx) => {
-      const customer = await trx.selectFrom('customers').select(['id', 'name']).where('api_id', '=', apiId).where('id', '=', customerId).executeTakeFirst();
+      // Locked first: a removal of the customer then sees this credit (and archives rather than
+      // deletes), or comes first and this finds the customer gone or archived.
+      const customer = await q.lockCustomerForCredit(trx, apiId, customerId);
       if (!customer) throw new Problem('not_found', 'No such customer');
+      if (customer.archived_at) throw new Problem('customer_state', 'The customer is archived');
       const posted = await this.post(trx, {
         apiId,
         customerId,

@@ -28,6 +28,8 @@ export function snapshotCustomers(trx: Trx, apiId: string, month: string) {
     .leftJoin('customer_usage_months as m', (join) => join.onRef('m.customer_id', '=', 'c.id').on('m.month', '=', month))
     .select(wireCustomerColumns)
     .where('c.api_id', '=', apiId)
+    // Archived customers are gone for SDKs, as deleted ones are; their keys were revoked with them.
+    .where('c.archived_at', 'is', null)
     .orderBy('c.id')
     .execute();
 }
@@ -85,6 +87,7 @@ export function keyWithCustomer(db: Db, apiId: string, keyHash: string, month: s
     .where('k.api_id', '=', apiId)
     .where('k.key_hash', '=', keyHash)
     .where('k.revoked_at', 'is', null)
+    .where('c.archived_at', 'is', null)
     .executeTakeFirst();
 }
 

@@ -58,6 +58,7 @@ export class StatsService {
         sql<number>`count(*) filter (where c.status = 'pending')`.as('pending'),
       ])
       .where('c.api_id', '=', apiId)
+      .where('c.archived_at', 'is', null)
       .executeTakeFirstOrThrow();
     const top = await this.db
       .selectFrom('customer_usage_months as m')

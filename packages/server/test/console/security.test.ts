@@ -97,6 +97,7 @@ const routes: Record<string, RouteRule> = {
   'DELETE /api/apis/{api}/customers/invites/{invite}': { access: 'editor', params: () => ({ invite: 'cin_none' }) },
   'GET /api/apis/{api}/customers/{id}': { access: 'viewer', params: (f) => ({ id: f.customerId }) },
   'PATCH /api/apis/{api}/customers/{id}': { access: 'editor', params: (f) => ({ id: f.customerId }) },
+  'DELETE /api/apis/{api}/customers/{id}': { access: 'editor', params: (f) => ({ id: f.customerId }) },
   'PUT /api/apis/{api}/customers/{id}/limits': { access: 'editor', params: (f) => ({ id: f.customerId }) },
   'POST /api/apis/{api}/customers/{id}/keys': { access: 'editor', params: (f) => ({ id: f.customerId }) },
   'DELETE /api/apis/{api}/customers/{id}/keys/{key_id}': { access: 'editor', params: (f) => ({ id: f.customerId, key_id: f.customerKeyId }) },

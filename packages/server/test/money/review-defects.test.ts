@@ -1,14 +1,15 @@
 // Defects found in review (issue 16, item 6) on the console's money side, each pinned by a test
 // that failed before its fix: a change that changes nothing writes no audit event, on every PATCH
 // and PUT route of the console that had written one; a credit of 0 is refused (422), -1 and 1 apply;
-// deleting a plan while a customer is being put on it keeps the foreign key (PostgreSQL).
+// deleting a plan while a customer is being put on it keeps the foreign key (PostgreSQL); an API's
+// logo can be removed; a customer can be removed: deleted without records, archived with them.
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
 import type { SignedUp } from '../support/flows.js';
 import { testDatabaseKind, type TestApp } from '../support/harness.js';
-import { assertRefusedAt, createCustomer, snapshotCustomer, type ApiFixture, startWithApi } from '../support/money.js';
+import { assertRefusedAt, createCustomer, createKey, fetchSnapshot, sha256, snapshotCustomer, type ApiFixture, startWithApi } from '../support/money.js';
 import type { Member } from '../support/workspaces.js';
 
 let t: TestApp;
@@ -214,4 +215,93 @@ test('assignments and deletions of plans at once never answer 5xx and leave ever
       assert.equal(plans.find((p) => p.id === plan.id), undefined);
     }
   }
+});
+
+test('an API logo can be removed with logo_url null; removing it again writes nothing', async () => {
+  const path = `/apis/${api.apiId}/logo`;
+  await assertOneEvent('a logo', 'api.logo', () => editor.client.put(path, { logo_url: 'https://cdn.example/removable.png' }));
+  const removed = await editor.client.put(path, { logo_url: null });
+  assert.equal(removed.status, 200, removed.text);
+  assert.equal(removed.body.logo_url, undefined, 'no logo_url in ApiOut');
+  const events = await workspaceEvents();
+  assert.equal(events[0]!.action, 'api.logo');
+  assert.match(events[0]!.summary, /^Removed the logo of /);
+  await assertNoEvent('no logo, again', () => editor.client.put(path, { logo_url: null }));
+  const listed = (await viewer.client.get(`/workspaces/${owner.workspaceId}/apis`)).body;
+  assert.equal((listed.apis ?? listed).find((a: { id: string }) => a.id === api.apiId).logo_url, undefined);
+  for (const logo_url of ['', 'http://cdn.example/logo.png', 'not a url']) assertRefusedAt(await editor.client.put(path, { logo_url }), 'body.logo_url');
+  assertRefusedAt(await editor.client.put(path, {}), 'body.logo_url');
+  assert.equal((await viewer.client.put(path, { logo_url: null })).status, 403);
+});
+
+const customerPath = (id: string) => `/apis/${api.apiId}/customers/${id}`;
+const listIds = async (query = '') => ((await viewer.client.get(`/apis/${api.apiId}/customers?limit=200${query}`)).body.customers as { id: string }[]).map((c) => c.id);
+
+test('a customer with nothing but its welcome credit on record is deleted (204) with everything of it', async () => {
+  const customer = await createCustomer(t, api, 'Mistake Co');
+  assert.equal((await viewer.client.delete(customerPath(customer.id))).status, 403, 'a viewer cannot');
+  const before = (await workspaceEvents()).length;
+  const removed = await editor.client.delete(customerPath(customer.id));
+  assert.equal(removed.status, 204, removed.text);
+  assert.equal((await viewer.client.get(customerPath(customer.id))).status, 404);
+  assert.equal((await editor.client.delete(customerPath(customer.id))).status, 404);
+  assert.ok(!(await listIds()).includes(customer.id));
+  assert.ok(!(await listIds('&archived=true')).includes(customer.id));
+  assert.ok(!(await fetchSnapshot(api)).customers.some((c) => c.id === customer.id));
+  const ledger = (await viewer.client.get(`/apis/${api.apiId}/ledger?customer_id=${customer.id}`)).body.entries;
+  assert.deepEqual(ledger, []);
+  const events = await workspaceEvents();
+  assert.equal(events.length, before + 1);
+  assert.equal(events[0]!.action, 'customer.delete');
+  assert.match(events[0]!.summary, /^Deleted customer Mistake Co </);
+});
+
+test('a customer with a key, or credit, on record is archived: hidden, out of the snapshot, keys refused, read-only, ledger kept', async () => {
+  const keyed = await createCustomer(t, api, 'Keyed Co');
+  const key = await createKey(api, keyed.id);
+  const credited = await createCustomer(t, api, 'Credited Co');
+  assert.equal((await editor.client.post(`${customerPath(credited.id)}/credit`, { amount_micro: 5, note: 'goodwill' })).status, 200);
+  for (const [customer, kept] of [[keyed, /keys/], [credited, /ledger entries/]] as const) {
+    const removed = await editor.client.delete(customerPath(customer.id));
+    assert.equal(removed.status, 200, removed.text);
+    assert.ok(removed.body.archived_at, 'archived_at is set');
+    assert.deepEqual(removed.body.keys, [], 'its keys are revoked');
+    const events = await workspaceEvents();
+    assert.equal(events[0]!.action, 'customer.archive');
+    assert.match(events[0]!.summary, kept);
+    // Hidden from the list by default, listed with archived=true, still readable by id.
+    assert.ok(!(await listIds()).includes(customer.id));
+    assert.ok((await listIds('&archived=true')).includes(customer.id));
+    assert.equal((await viewer.client.get(customerPath(customer.id))).body.archived_at, removed.body.archived_at);
+    // Read-only: changes answer 409; removing it again changes nothing.
+    for (const [method, path, body] of [
+      ['PATCH', customerPath(customer.id), { notes: 'late' }],
+      ['PUT', `${customerPath(customer.id)}/limits`, { rps: 1 }],
+      ['POST', `${customerPath(customer.id)}/keys`, { name: 'late' }],
+      ['POST', `${customerPath(customer.id)}/credit`, { amount_micro: 1, note: 'late' }],
+    ] as const) {
+      const answer = await editor.client.request(method, path, body);
+      assert.equal(answer.status, 409, `${method} ${path}: ${answer.text}`);
+      assert.equal(answer.body.type, 'urn:gatehouse:problem:customer_state');
+    }
+    await assertNoEvent('archiving again', () => editor.client.delete(customerPath(customer.id)));
+  }
+  // The SDK no longer sees the customer nor its key, and the key's hash is not valid.
+  const snapshot = await fetchSnapshot(api);
+  assert.ok(!snapshot.customers.some((c) => c.id === keyed.id || c.id === credited.id));
+  assert.ok(!snapshot.keys.some((k) => k.id === key.id));
+  const verify = await api.sdk.get(`/sdk/v1/keys/verify?key_hash=${sha256(key.key)}`);
+  assert.equal(verify.status, 200, verify.text);
+  assert.equal(verify.body.valid, false);
+  // Its ledger is kept.
+  const ledger = (await viewer.client.get(`/apis/${api.apiId}/ledger?customer_id=${credited.id}`)).body.entries as { kind: string }[];
+  assert.ok(ledger.some((e) => e.kind === 'credit'));
+});
+
+test('the test customer is neither deleted nor archived', async () => {
+  const testKey = await editor.client.post(`/apis/${api.apiId}/test-key`);
+  assert.equal(testKey.status, 200, testKey.text);
+  const answer = await editor.client.delete(customerPath(testKey.body.customer_id));
+  assert.equal(answer.status, 409, answer.text);
+  assert.equal(answer.body.type, 'urn:gatehouse:problem:customer_state');
 });
