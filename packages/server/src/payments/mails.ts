@@ -1,5 +1,5 @@
 import { composeMail } from '../platform/mail/templates.js';
-import { formatCents, formatMicro } from '../portal/format.js';
+import { formatCents, formatMicro } from '../platform/format.js';
 
 // Mails about a customer's money (issue 13): receipts, a low balance, a failed automatic top-up.
 // They go to the people of the customer (the payer, or its owners and admins), in the API's name.

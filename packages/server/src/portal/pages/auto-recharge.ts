@@ -6,7 +6,7 @@ import { customerRoleMay } from '../../customers/members.js';
 import { MAX_THRESHOLD_MICRO } from '../../payments/auto-recharge.js';
 import { MAX_TOPUP_CENTS } from '../../payments/service.js';
 import type { PortalContext, PortalDeps } from '../context.js';
-import { formatCents, formatMicro, formatTime } from '../format.js';
+import { formatCents, formatMicro, formatTime } from '../../platform/format.js';
 import { billingPage, parseDollars } from './billing.js';
 
 /** "5", "5.5" or "1,000.000001" credit units → micro units, on integers; null when not an amount. */

@@ -6,7 +6,7 @@ import { customerRoleMay } from '../../customers/members.js';
 import { MAX_TOPUP_CENTS } from '../../payments/service.js';
 import { Problem } from '../../platform/errors.js';
 import type { PortalContext, PortalDeps } from '../context.js';
-import { formatCents, formatMicro, formatTime } from '../format.js';
+import { formatCents, formatMicro, formatTime } from '../../platform/format.js';
 import { autoRechargeSection } from './auto-recharge.js';
 
 export interface Notice {

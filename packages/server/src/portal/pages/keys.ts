@@ -5,7 +5,7 @@ import { length, text, type FormBody } from '../../platform/pages/forms.js';
 import { KEY_NAME_MAX } from '../../customers/portal-view.js';
 import type { PortalContext, PortalDeps } from '../context.js';
 import { COPY_SCRIPT } from '../layout.js';
-import { formatTime } from '../format.js';
+import { formatTime } from '../../platform/format.js';
 import { quickstartSnippets } from './quickstart.js';
 
 /** The keys page: a form to make one, and the customer's keys with a revoke link where allowed. */

@@ -2,7 +2,7 @@ import { html } from '../../platform/pages/html.js';
 import { textFault } from '../../platform/text.js';
 import type { LedgerKind } from '../../ledger/tables.js';
 import type { PortalContext, PortalDeps } from '../context.js';
-import { formatCount, formatMicro } from '../format.js';
+import { formatCount, formatMicro } from '../../platform/format.js';
 
 /** Entries per page of the ledger. */
 export const LEDGER_PAGE_SIZE = 25;

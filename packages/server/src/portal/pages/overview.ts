@@ -1,6 +1,6 @@
 import { html } from '../../platform/pages/html.js';
 import type { PortalContext, PortalDeps } from '../context.js';
-import { formatCount, formatMicro } from '../format.js';
+import { formatCount, formatMicro } from '../../platform/format.js';
 
 /** Balance, this month's requests and charges, effective limits and plan; a line when the balance is low. */
 export async function overviewPage(deps: PortalDeps, ctx: PortalContext) {

@@ -7,7 +7,7 @@ import { effectiveLimits } from '../../customers/effective.js';
 import type { CustomerPortalView } from '../../customers/portal-view.js';
 import type { PlansTable } from '../../plans/tables.js';
 import type { PortalContext, PortalDeps } from '../context.js';
-import { formatCents, formatCount, formatDay, formatMicro } from '../format.js';
+import { formatCents, formatCount, formatDay, formatMicro } from '../../platform/format.js';
 
 type Plan = PlansTable;
 type Subscription = Awaited<ReturnType<CustomerPortalView['subscriptionOf']>>;

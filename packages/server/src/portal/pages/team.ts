@@ -7,7 +7,7 @@ import { EMAIL_MAX } from '../../issuer/people/limits.js';
 import { customerRoleMay } from '../../customers/members.js';
 import type { CustomerRole } from '../../customers/tables.js';
 import type { PortalContext, PortalDeps } from '../context.js';
-import { formatTime } from '../format.js';
+import { formatTime } from '../../platform/format.js';
 
 export interface Notice {
   error?: string;

@@ -2,7 +2,7 @@ import { html } from '../../platform/pages/html.js';
 import { USAGE_DAYS, type UsageDay } from '../../customers/portal-view.js';
 import type { PortalContext, PortalDeps } from '../context.js';
 import { barChart, legend } from '../chart.js';
-import { formatCount, formatMicro } from '../format.js';
+import { formatCount, formatMicro } from '../../platform/format.js';
 
 const sum = (days: UsageDay[], pick: (day: UsageDay) => number) => days.reduce((total, day) => total + pick(day), 0);
 

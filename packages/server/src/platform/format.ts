@@ -1,4 +1,4 @@
-// How the portal writes amounts and times. Money is integer micro units (spec conventions):
+// How pages and mails write amounts and times (the portal's pages, payment receipts). Money is integer micro units (spec conventions):
 // written as units with two decimals, or up to six when a price needs them, never through floats.
 
 const MICRO = 1_000_000n;
