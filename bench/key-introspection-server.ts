@@ -18,7 +18,7 @@ import { systemClock } from '../packages/server/dist/platform/clock.js';
 import { openDatabase, type DatabaseHandle } from '../packages/server/dist/platform/db/database.js';
 import { migrate } from '../packages/server/dist/platform/db/migrate.js';
 import { benchDatabaseUrl } from './support.js';
-import { CODE_CHALLENGE, NONCE, ownCpuMicros, PERMISSION, REDIRECT_URI, RESOURCE, type Credentials } from './issuer-support.js';
+import { CODE_CHALLENGE, NONCE, ownCpuMicros, PERMISSION, processCpuMicros, REDIRECT_URI, RESOURCE, type Credentials } from './issuer-support.js';
 
 export interface KeyBenchReady {
   type: 'ready';
@@ -33,7 +33,9 @@ export interface KeyBenchReady {
   storage: string;
 }
 export type KeyBenchParent = { type: 'cpu' } | { type: 'stop' };
-export type KeyBenchChild = KeyBenchReady | { type: 'cpu'; serverMicros: number; queries: number | null } | { type: 'stopped' };
+export type KeyBenchChild = KeyBenchReady | { type: 'cpu'; serverMicros: number; databaseMicros: number | null; queries: number | null } | { type: 'stopped' };
+
+const applicationName = `gh_bench_keys_${randomBytes(4).toString('hex')}`;
 
 // Every statement the app sends (BEGIN and COMMIT included) is one round trip to PostgreSQL.
 let queries = 0;
@@ -64,7 +66,10 @@ async function freshSchema(): Promise<{ admin: pg.Client; schema: string } | nul
 }
 
 const postgres = await freshSchema();
-const database: DatabaseHandle = postgres ? await openDatabase({ url: benchDatabaseUrl, schema: postgres.schema, poolSize: 10 }) : await openDatabase({ url: null });
+// Our pool's backends are found by application_name, to read their CPU time.
+const url = new URL(benchDatabaseUrl);
+url.searchParams.set('application_name', applicationName);
+const database: DatabaseHandle = postgres ? await openDatabase({ url: url.toString(), schema: postgres.schema, poolSize: 10 }) : await openDatabase({ url: null });
 await migrate(database.db);
 
 const port = await freePort();
@@ -122,11 +127,21 @@ const code = await services.tokens.issueCode(
   [PERMISSION],
 );
 
+/** CPU time of our pool's PostgreSQL backends (Linux /proc), in microseconds. */
+async function databaseMicros(): Promise<number | null> {
+  if (!postgres) return null;
+  const { rows } = await postgres.admin.query<{ pid: number }>('select pid from pg_stat_activity where application_name = $1', [applicationName]);
+  let sum = 0;
+  for (const micros of processCpuMicros(rows.map((row) => row.pid)).values()) sum += micros;
+  return sum;
+}
+
 const send = (message: KeyBenchChild) => new Promise<void>((resolve) => process.send!(message, () => resolve()));
 process.on('disconnect', () => process.exit());
 process.on('message', async (message: KeyBenchParent) => {
   if (message.type === 'cpu') {
-    await send({ type: 'cpu', serverMicros: ownCpuMicros(), queries: postgres ? queries : null });
+    const counted = queries;
+    await send({ type: 'cpu', serverMicros: ownCpuMicros(), databaseMicros: await databaseMicros(), queries: postgres ? counted : null });
   } else if (message.type === 'stop') {
     await app.close();
     await database.close();

@@ -29,6 +29,7 @@ interface Run {
   p50: number;
   p99: number;
   cpuUs: number;
+  databaseCpuUs: number | null;
   queries: number | null;
 }
 
@@ -102,6 +103,7 @@ try {
       p50: percentile(latencies as unknown as number[], 50),
       p99: percentile(latencies as unknown as number[], 99),
       cpuUs: (after.serverMicros - before.serverMicros) / count,
+      databaseCpuUs: after.databaseMicros === null || before.databaseMicros === null ? null : (after.databaseMicros - before.databaseMicros) / count,
       queries: after.queries === null || before.queries === null ? null : (after.queries - before.queries) / count,
     };
   }
@@ -119,16 +121,23 @@ try {
     return values.some((value) => value === null) ? null : median(values as number[]);
   };
   for (const kind of kinds) console.log(`  ${kind}: ops/s per round: ${runs[kind].map((r) => fmt(r.opsPerS, 0)).join(' ')}`);
-  console.log(`\n${'introspection of'.padEnd(22)} ${'ops/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'server CPU us/op'.padStart(17)} ${'queries/op'.padStart(11)}`);
+  console.log(`\n${'introspection of'.padEnd(22)} ${'ops/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'server CPU us/op'.padStart(17)} ${'PG CPU us/op'.padStart(13)} ${'queries/op'.padStart(11)}`);
   const labels: Record<Kind, string> = { key: 'an end-user key', token: 'an access token' };
   for (const kind of kinds) {
     const queries = of(kind, 'queries');
+    const database = of(kind, 'databaseCpuUs');
     console.log(
-      `${labels[kind].padEnd(22)} ${fmt(of(kind, 'opsPerS')!, 0).padStart(8)} ${fmt(of(kind, 'p50')!, 2).padStart(8)} ${fmt(of(kind, 'p99')!, 2).padStart(8)} ${fmt(of(kind, 'cpuUs')!, 0).padStart(17)} ${(queries === null ? '-' : fmt(queries, 1)).padStart(11)}`,
+      `${labels[kind].padEnd(22)} ${fmt(of(kind, 'opsPerS')!, 0).padStart(8)} ${fmt(of(kind, 'p50')!, 2).padStart(8)} ${fmt(of(kind, 'p99')!, 2).padStart(8)} ${fmt(of(kind, 'cpuUs')!, 0).padStart(17)}` +
+        ` ${(database === null ? '-' : fmt(database, 0)).padStart(13)} ${(queries === null ? '-' : fmt(queries, 1)).padStart(11)}`,
     );
   }
-  const ratio = (field: keyof Run) => fmt(of('key', field)! / of('token', field)!, 2);
-  console.log(`${'key / token'.padEnd(22)} ${`${ratio('opsPerS')}x`.padStart(8)} ${`${ratio('p50')}x`.padStart(8)} ${`${ratio('p99')}x`.padStart(8)} ${`${ratio('cpuUs')}x`.padStart(17)}`);
+  const ratio = (field: keyof Run) => {
+    const key = of('key', field);
+    const token = of('token', field);
+    return key === null || token === null ? '-' : `${fmt(key / token, 2)}x`;
+  };
+  console.log(`${'key / token'.padEnd(22)} ${ratio('opsPerS').padStart(8)} ${ratio('p50').padStart(8)} ${ratio('p99').padStart(8)} ${ratio('cpuUs').padStart(17)} ${ratio('databaseCpuUs').padStart(13)}`);
+  console.log('\nserver CPU: the issuer process only; PG CPU: its pool\'s PostgreSQL backends, read from /proc (PostgreSQL shares the machine)');
 } finally {
   await pool?.close();
   if (child.connected) {
