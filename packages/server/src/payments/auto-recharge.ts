@@ -110,6 +110,9 @@ export class AutoRecharge {
       try {
         // Named by the claim: a retry of this very charge (the library's) is the same charge.
         const result = await this.charge({ apiId: due.api_id, customerId: due.id, amountCents: claimed.auto_recharge_amount_cents, idempotencyKey: `gh-recharge-${due.id}-${now.getTime()}` });
+        // The owner's account cannot take charges (disconnected, or onboarding not done): nothing
+        // the customer can act on, so no pause and no mail; the cool-down spaces the next try.
+        if (!result.ok && (result.code === 'payments_not_ready' || result.code === 'payments_not_configured')) continue;
         const reason = !result.ok ? (result.detail ?? result.code) : result.value.status === 'failed' ? result.value.reason : null;
         if (reason === null) {
           charged++;

@@ -194,3 +194,23 @@ test('members read the settings but change nothing (403); an API without auto-re
     assert.equal((await f.owner.client.patch(`/apis/${f.apiId}`, { auto_recharge_allowed: true })).status, 200);
   }
 });
+
+test("while the owner's account cannot take charges nothing is charged, paused or mailed; connected again, the next run charges", async () => {
+  const o = await customerOwner(f, 'Nell Notready');
+  await saveCard(o.browser);
+  await settings(o.browser, { enabled: true, threshold: '5.00', amount: '10.00' });
+  await setBalance(o.customerId, 1_000_000);
+  assert.equal((await owner.delete(`/apis/${f.apiId}/payments`)).status, 204);
+  try {
+    assert.deepEqual(await chargeDue(), { charged: 0, failed: 0 });
+    const detail = await detailOf(o.customerId);
+    assert.equal(detail.auto_recharge.failed_at, undefined, 'not paused: nothing the customer can act on');
+    assert.deepEqual(await recharges(o.customerId), []);
+  } finally {
+    assert.equal((await owner.post(`/apis/${f.apiId}/payments/connect`)).status, 200);
+  }
+  moveClockTo((await lastChargeOf(o.customerId)) + AUTO_RECHARGE_COOLDOWN_MS + 1);
+  await chargeDue();
+  assert.deepEqual((await recharges(o.customerId)).map((e) => e.amount_micro), [10_000_000]);
+  assert.equal(f.t.mail.received.filter((m) => /Nell Notready .* failed/.test(m.subject)).length, 0);
+});
