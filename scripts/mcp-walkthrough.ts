@@ -12,39 +12,10 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { consoleCall, G, mailedCode, signUpOwner, sleep, step, tag } from './walkthrough-kit.js';
 import { agentFetch, finishSignIn, MemoryOAuthProvider, signUpAndConsent, startSignIn } from '../packages/sdk/test/support/mcp-agent.js';
 
-const G = process.env.GATEHOUSE ?? 'http://localhost:8080';
 const REPORT_WAIT_MS = 20_000; // the example's meter reports every 5 s
-const cookies = new Map<string, string>();
-const step = (text: string) => console.log(`- ${text}`);
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function consoleCall(method: string, path: string, body?: unknown) {
-  const response = await fetch(`${G}/api${path}`, {
-    method,
-    headers: { 'x-requested-with': 'walkthrough', 'content-type': 'application/json', cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  for (const line of response.headers.getSetCookie()) {
-    const [pair] = line.split(';');
-    cookies.set(pair!.slice(0, pair!.indexOf('=')), pair!.slice(pair!.indexOf('=') + 1));
-  }
-  const json = await response.json().catch(() => null);
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
-  return json as any;
-}
-
-/** The newest six-digit code mailed to `to`, from the dev outbox. */
-async function mailedCode(to: string): Promise<string> {
-  for (let attempt = 0; attempt < 40; attempt++) {
-    const { mails } = (await (await fetch(`${G}/dev/mail.json`)).json()) as { mails: { to: string; text: string }[] };
-    const code = mails.filter((mail) => mail.to === to).at(-1)?.text.match(/\b\d{6}\b/)?.[0];
-    if (code) return code;
-    await sleep(250);
-  }
-  throw new Error(`no code mailed to ${to}`);
-}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -57,13 +28,9 @@ function freePort(): Promise<number> {
   });
 }
 
-const tag = Math.random().toString(36).slice(2, 8);
-
 // ---- The owner: an account, an API with apps people connect, the MCP server registered, a role.
 const owner = `owner-${tag}@example.com`;
-await consoleCall('POST', '/auth/signup', { email: owner });
-const { ticket } = await consoleCall('POST', '/auth/signup/verify', { email: owner, code: await mailedCode(owner) });
-const { workspace_id: ws } = await consoleCall('POST', '/auth/signup/complete', { ticket, name: 'Ada Owner', password: 'correct horse battery' });
+const ws = await signUpOwner(owner);
 const { api, secret } = await consoleCall('POST', `/workspaces/${ws}/apis`, { name: `Weather MCP ${tag}` });
 await consoleCall('PATCH', `/apis/${api.id}`, { rps: 0 }); // an MCP session opens with a burst of requests
 await consoleCall('PATCH', `/apis/${api.id}/signin`, { connected_apps: 'on' });
@@ -121,7 +88,7 @@ try {
   let customerId = '';
   const { code } = await signUpAndConsent(api.portal_url, authorizationUrl, {
     email: person,
-    code: () => mailedCode(person),
+    code: () => mailedCode(person, /sign-up code/),
     beforeConsent: async () => {
       const { people } = await consoleCall('GET', `/apis/${api.id}/signin/people?q=${encodeURIComponent(person)}`);
       await consoleCall('PUT', `/apis/${api.id}/signin/people/${people[0].id}/roles`, { role_ids: [role.id] });

@@ -7,43 +7,10 @@
 import * as client from 'openid-client';
 import { tenantFetch } from '../packages/server/test/support/issuer.js';
 import { TenantBrowser } from '../packages/server/test/support/tenant-client.js';
-
-const G = process.env.GATEHOUSE ?? 'http://localhost:8080';
-const cookies = new Map<string, string>();
-
-async function consoleCall(method: string, path: string, body?: unknown) {
-  const response = await fetch(`${G}/api${path}`, {
-    method,
-    headers: { 'x-requested-with': 'walkthrough', 'content-type': 'application/json', cookie: [...cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  for (const line of response.headers.getSetCookie()) {
-    const [pair] = line.split(';');
-    cookies.set(pair!.slice(0, pair!.indexOf('=')), pair!.slice(pair!.indexOf('=') + 1));
-  }
-  const json = await response.json().catch(() => null);
-  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${JSON.stringify(json)}`);
-  return json as any;
-}
-
-/** The newest six-digit code mailed to `to`, from the dev outbox. */
-async function mailedCode(to: string): Promise<string> {
-  for (let attempt = 0; attempt < 20; attempt++) {
-    const { mails } = (await (await fetch(`${G}/dev/mail.json`)).json()) as { mails: { to: string; text: string }[] };
-    const code = mails.filter((mail) => mail.to === to).at(-1)?.text.match(/\b\d{6}\b/)?.[0];
-    if (code) return code;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`no code mailed to ${to}`);
-}
-
-const step = (text: string) => console.log(`- ${text}`);
-const tag = Math.random().toString(36).slice(2, 8);
+import { consoleCall, mailedCode, signUpOwner, step, tag } from './walkthrough-kit.js';
 
 const owner = `owner-${tag}@example.com`;
-await consoleCall('POST', '/auth/signup', { email: owner });
-const { ticket } = await consoleCall('POST', '/auth/signup/verify', { email: owner, code: await mailedCode(owner) });
-const { workspace_id: ws } = await consoleCall('POST', '/auth/signup/complete', { ticket, name: 'Ada Owner', password: 'correct horse battery' });
+const ws = await signUpOwner(owner);
 const { api } = await consoleCall('POST', `/workspaces/${ws}/apis`, { name: `Weather ${tag}` });
 const redirectUri = 'https://app.example/callback';
 const app = await consoleCall('POST', `/apis/${api.id}/signin/apps`, {
@@ -70,7 +37,7 @@ const signupLink = /id="to-signup" href="([^"]+)"/.exec(signin.html)![1]!.replac
 const signup = await browser.get(signupLink);
 const person = `person-${tag}@example.com`;
 const codePage = await browser.submit(signup, 'signup-send', { email: person });
-const consent = await browser.submit(codePage, 'signup-complete', { code: await mailedCode(person), name: 'Pat Person', password: 'a long enough secret' });
+const consent = await browser.submit(codePage, 'signup-complete', { code: await mailedCode(person, /sign-up code/), name: 'Pat Person', password: 'a long enough secret' });
 step(`sign-up on the pages as ${person}, then the consent screen`);
 const back = await browser.submit(consent, 'consent-allow');
 if (!back.leftTo) throw new Error(`expected the redirect to the app, got ${back.status}`);
