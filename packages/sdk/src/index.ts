@@ -12,3 +12,14 @@ export {
   type GuardedAdmission,
 } from './signin/protected-resource.js';
 export type { VerifiedToken } from './signin/access-token.js';
+export {
+  createVerifier,
+  Verifier,
+  type VerifierOptions,
+  type Principal,
+  type CheckInput,
+  type Verified,
+  type Refused,
+  type VerifierResult,
+  type VerifierMetrics,
+} from './verify/verifier.js';
