@@ -23,3 +23,14 @@ export {
   type VerifierResult,
   type VerifierMetrics,
 } from './verify/verifier.js';
+export {
+  accountKeys,
+  reauthenticationUrl,
+  newPkce,
+  AccountKeysError,
+  ReauthenticationRequired,
+  type AccountKeys,
+  type AccountKeysOptions,
+  type NewKey,
+  type ReauthenticationOptions,
+} from './verify/account-keys.js';
