@@ -1,12 +1,18 @@
 // Issue 15 item 6: MCP servers accept people's end-user keys as well as access tokens, both through
-// withMcpSignIn (the meter's design, with a verifier added) and through the MCP adapter's verify.
+// withMcpSignIn (the meter's design, with a verifier added) and through the MCP adapter's verify;
+// and the Fastify and Hono adapters' verify, on the same real Gatehouse.
 import assert from 'node:assert/strict';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import Fastify from 'fastify';
+import { Hono } from 'hono';
 import { z } from 'zod';
+import { verify as fastifyVerify } from '../src/adapters/fastify.js';
+import { verify as honoVerify } from '../src/adapters/hono.js';
+import type { Principal } from '../src/index.js';
 import { createKey, keyHolder } from '../../server/test/support/end-user-keys.js';
 import type { IssuerFixture } from '../../server/test/support/issuer.js';
 import { customerDetail, type ApiFixture } from '../../server/test/support/money.js';
@@ -118,4 +124,37 @@ test('the MCP adapter\'s verify: metadata names the issuer; a key is admitted wi
   const none = await post(call('forecast', { city: 'Oslo' }));
   assert.equal(none.status, 401);
   assert.match(none.challenge ?? '', /^Bearer error="invalid_token", resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp"$/);
+});
+
+test('Fastify and Hono: verify admits a key with the permission, 403 without it, 401 with none', async () => {
+  const person = await memberKey();
+  const { verifier } = await verifierFor(f, { server, meter });
+  const app = Fastify();
+  app.get('/whoami', { onRequest: fastifyVerify(verifier, { scopes: ['read:weather'] }) }, async (request) => (request as { principal?: Principal }).principal);
+  app.get('/stations', { onRequest: fastifyVerify(verifier, { scopes: ['write:weather'] }) }, async () => ({ moved: true }));
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  try {
+    const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    const ok = await fetch(`${base}/whoami`, { headers: { authorization: `Bearer ${person.secret}` } });
+    assert.equal(ok.status, 200);
+    assert.deepEqual(((await ok.json()) as Principal).customerId, person.customerId);
+    const forbidden = await fetch(`${base}/stations`, { headers: { authorization: `Bearer ${person.secret}` } });
+    assert.equal(forbidden.status, 403);
+    assert.equal(forbidden.headers.get('www-authenticate'), 'Bearer error="insufficient_scope", scope="write:weather"');
+    assert.equal((await fetch(`${base}/whoami`)).status, 401);
+  } finally {
+    await app.close();
+  }
+  const hono = new Hono<{ Variables: { principal: Principal } }>();
+  hono.get('/whoami', honoVerify(verifier, { scopes: ['read:weather'] }), (c) => c.json(c.get('principal')));
+  hono.get('/stations', honoVerify(verifier, { scopes: ['write:weather'] }), (c) => c.json({ moved: true }));
+  const ok = await hono.request('/whoami', { headers: { authorization: `Bearer ${person.secret}` } });
+  assert.equal(ok.status, 200);
+  assert.equal(((await ok.json()) as Principal).sub, person.personId);
+  const forbidden = await hono.request('/stations', { headers: { authorization: `Bearer ${person.secret}` } });
+  assert.equal(forbidden.status, 403);
+  assert.equal(forbidden.headers.get('www-authenticate'), 'Bearer error="insufficient_scope", scope="write:weather"');
+  const none = await hono.request('/whoami');
+  assert.equal(none.status, 401);
+  assert.equal(none.headers.get('www-authenticate'), 'Bearer error="invalid_token"');
 });

@@ -63,6 +63,9 @@ export function gatehousePlugin(meter: Meter) {
   return plugin;
 }
 
+/** Fastify's hook `done`, as a route's `onRequest` option types it. */
+type HookDone = (error?: Error) => void;
+
 /** What {@link verify} checks besides the credential. */
 export interface VerifyOptions {
   /** Permissions the route needs: a credential lacking one gets 403 `insufficient_scope`. */
@@ -79,7 +82,7 @@ export interface VerifyOptions {
  */
 export function verify(verifier: Verifier, options: VerifyOptions = {}) {
   const scopes = options.scopes ?? [];
-  const decided = (result: VerifierResult, request: FastifyLikeRequest, reply: FastifyLikeReply, done: Done): void => {
+  const decided = (result: VerifierResult, request: FastifyLikeRequest, reply: FastifyLikeReply, done: HookDone): void => {
     if (!result.ok) return void reply.code(result.status).headers(result.headers).send(result.body);
     request.principal = result.principal;
     if (result.customer) request.gatehouse = result.customer;
@@ -89,9 +92,9 @@ export function verify(verifier: Verifier, options: VerifyOptions = {}) {
       finishVerified(reply.raw, result);
     }
   };
-  return (request: FastifyLikeRequest, reply: FastifyLikeReply, done: Done): void => {
+  return (request: FastifyLikeRequest, reply: FastifyLikeReply, done: HookDone): void => {
     const result = verifier.checkNow({ authorization: headerValue(request.headers.authorization), clientAddress: request.ip, scopes });
-    if (result instanceof Promise) result.then((r) => decided(r, request, reply, done), done);
+    if (result instanceof Promise) result.then((r) => decided(r, request, reply, done), (error: unknown) => done(error instanceof Error ? error : new Error(String(error))));
     else decided(result, request, reply, done);
   };
 }
