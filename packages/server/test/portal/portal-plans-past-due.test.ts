@@ -12,7 +12,8 @@ import { DAY } from '../../src/platform/clock.js';
 import { paymentGraceJob } from '../../src/jobs/payments.js';
 import { startIssuer, type IssuerFixture } from '../support/issuer.js';
 import { expectPage } from '../support/pages.js';
-import { assertBalancesMatchLedger } from '../support/payments.js';
+import { devWebhookSecret } from '../../src/payments/dev-provider.js';
+import { assertBalancesMatchLedger, eventJson, postEvent } from '../support/payments.js';
 import { checkoutUrlOf, clickDevCheckout, connectDevPayments, customerOwner, mailSettled, ownerKeyClient, rowsOf, signInAgain, teammateOf, textById } from '../support/portal-payments.js';
 import type { TestClient } from '../support/client.js';
 
@@ -133,6 +134,19 @@ test('paid within the grace: the limits never fall back, and the next renewal wi
   assert.equal((await detailOf(o.customerId)).subscription_status, 'past_due');
   await mailSettled(f);
   const invoiceUrl = /(http:\S+\/dev\/payments\/invoices\/in_dev_[A-Za-z0-9]+)/.exec(failedMails(o.person.email)[0]!.text)![1]!;
+  // The provider's retries of the invoice (attempt 2 on) mail nothing more; nor does the same
+  // failure claimed from an account that is not the API's.
+  const account = (await owner.get(`/apis/${f.apiId}/payments`)).body.account_id as string;
+  const invoiceId = /in_dev_[A-Za-z0-9]+/.exec(invoiceUrl)![0];
+  const retry = (attempt: number, from: string) =>
+    eventJson('invoice.payment_failed', {
+      id: invoiceId, object: 'invoice', status: 'open', amount_due: 2500, attempt_count: attempt, hosted_invoice_url: invoiceUrl,
+      parent: { type: 'subscription_details', subscription_details: { subscription: 'sub_x', metadata: { gh_kind: 'subscription', gh_api: f.apiId, gh_customer: o.customerId, gh_plan: pro.id } } },
+    }, { account: from, created: Math.floor(f.t.clock.now().getTime() / 1000) });
+  const secret = devWebhookSecret(f.t.services.config.secretKey);
+  for (const [attempt, from] of [[2, account], [1, 'acct_dev_someone_else']] as const) assert.equal((await postEvent(f.t, '/webhooks/payments/dev', retry(attempt, from), secret)).status, 200);
+  await mailSettled(f);
+  assert.equal(failedMails(o.person.email).length, 1, 'one mail per failed invoice');
   f.t.clock.advance(6 * DAY);
   await grace();
   await payInvoice(invoiceUrl);
