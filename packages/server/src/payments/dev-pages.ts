@@ -4,7 +4,7 @@ import { csrfInput, csrfToken, csrfValid, CSRF_FIELD } from '../platform/pages/c
 import { formBody, text } from '../platform/pages/forms.js';
 import { html } from '../platform/pages/html.js';
 import { redirectSource, sendPage } from '../platform/pages/send-page.js';
-import { DEV_CHECKOUT_PATH, DEV_RECEIPT_PATH, type DevProvider } from './dev-provider.js';
+import { DEV_CHECKOUT_PATH, DEV_INVOICE_PATH, DEV_RECEIPT_PATH, type DevProvider } from './dev-provider.js';
 
 const branding = { name: 'Development payments', logoUrl: null, accentColor: '#b42318' };
 const money = (cents: number) => `$${(cents / 100).toFixed(2)}`;
@@ -33,7 +33,10 @@ export function devCheckoutPages(provider: DevProvider, options: { origin: strin
       const what =
         session.mode === 'setup'
           ? html`<h1>Save a card</h1><p>${session.description}</p>${button('save', 'Save a card that works')}${button('save_declining', 'Save a card that will be declined later', true)}`
-          : html`<h1>${session.description}</h1><p><strong>${money(session.amount_cents)}${session.mode === 'subscription' ? ' / month' : ''}</strong></p>${button('pay', `Pay ${money(session.amount_cents)}`)}${button('fail', 'Decline the payment', true)}`;
+          : html`<h1>${session.description}</h1><p><strong>${money(session.amount_cents)}${session.mode === 'subscription' ? ' / month' : ''}</strong></p>${button('pay', `Pay ${money(session.amount_cents)}`)}${
+              // A card that pays now and is declined at every renewal: the subscription then goes past_due.
+              session.mode === 'subscription' ? button('pay_declining', 'Pay now with a card that will be declined at renewal', true) : ''
+            }${button('fail', 'Decline the payment', true)}`;
       return sendPage(reply, {
         title: 'Test checkout',
         branding,
@@ -54,6 +57,31 @@ export function devCheckoutPages(provider: DevProvider, options: { origin: strin
       });
     });
 
+    // An invoice's page (Stripe's hosted invoice page, offline): a receipt once paid; while a
+    // declined renewal leaves it open, a button pays it with a card that works.
+    app.get<{ Params: { id: string } }>(`${DEV_INVOICE_PATH}/:id`, { schema: { hide: true } }, async (request, reply) => {
+      const invoice = /^in_dev_[A-Za-z0-9]{1,40}$/.test(request.params.id) ? await provider.invoice(request.params.id) : null;
+      if (!invoice) return sendPage(reply, { title: 'Not found', branding, status: 404, body: html`${banner}<h1>No such invoice</h1>` });
+      const pay =
+        invoice.status === 'open'
+          ? html`<p id="invoice-status">Open: the card on file was declined.</p><form method="post" action="${DEV_INVOICE_PATH}/${invoice.id}">${csrfInput(csrfToken(request, reply, options.secureCookies))}<button type="submit" data-outcome="pay-invoice">Pay ${money(invoice.amount_cents)} with a card that works</button></form>`
+          : html`<p id="invoice-status">Paid.</p>`;
+      return sendPage(reply, {
+        title: 'Test invoice',
+        branding,
+        body: html`${banner}<h1>Invoice</h1><p><strong id="invoice-amount">${money(invoice.amount_cents)}</strong> · ${invoice.createdAt.toISOString().slice(0, 16).replace('T', ' ')} UTC</p>${pay}<p class="note">Reference <code>${invoice.id}</code></p>`,
+      });
+    });
+
+    app.post<{ Params: { id: string } }>(`${DEV_INVOICE_PATH}/:id`, { schema: { hide: true } }, async (request, reply) => {
+      const body = formBody(request.body);
+      if (!csrfValid(request, body[CSRF_FIELD], options.origin)) return sendPage(reply, { title: 'Refused', branding, status: 403, body: html`${banner}<h1>This form has expired</h1><p>Go back and try again.</p>` });
+      if (!/^in_dev_[A-Za-z0-9]{1,40}$/.test(request.params.id)) return reply.status(404).send();
+      // Paid before (a second click): the page says so.
+      await provider.payInvoice(request.params.id);
+      return reply.redirect(`${DEV_INVOICE_PATH}/${request.params.id}`, 303);
+    });
+
     app.post<{ Params: { id: string } }>(`${DEV_CHECKOUT_PATH}/:id`, { schema: { hide: true } }, async (request, reply) => {
       const body = formBody(request.body);
       if (!csrfValid(request, body[CSRF_FIELD], options.origin)) return sendPage(reply, { title: 'Refused', branding, status: 403, body: html`${banner}<h1>This form has expired</h1><p>Go back and try again.</p>` });
@@ -64,8 +92,8 @@ export function devCheckoutPages(provider: DevProvider, options: { origin: strin
         await provider.declineCheckout(id);
         return reply.redirect(`${DEV_CHECKOUT_PATH}/${id}?declined=1`, 303);
       }
-      if (!['pay', 'save', 'save_declining'].includes(outcome)) return reply.redirect(`${DEV_CHECKOUT_PATH}/${id}`, 303);
-      const done = await provider.completeCheckout(id, { declineLater: outcome === 'save_declining' });
+      if (!['pay', 'pay_declining', 'save', 'save_declining'].includes(outcome)) return reply.redirect(`${DEV_CHECKOUT_PATH}/${id}`, 303);
+      const done = await provider.completeCheckout(id, { declineLater: outcome === 'save_declining', declineRenewals: outcome === 'pay_declining' });
       // Completed already (a second click): the page says so.
       return reply.redirect(done ? done.redirect : `${DEV_CHECKOUT_PATH}/${id}`, 303);
     });

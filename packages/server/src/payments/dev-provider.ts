@@ -10,6 +10,8 @@ export type Deliver = (rawBody: Buffer, signature: string) => Promise<unknown>;
 
 export const DEV_CHECKOUT_PATH = '/dev/payments/checkout';
 export const DEV_RECEIPT_PATH = '/dev/payments/receipts';
+/** The test page of an invoice (Stripe's hosted invoice page): a receipt once paid, a pay button while open. */
+export const DEV_INVOICE_PATH = '/dev/payments/invoices';
 /** A month of the development provider's subscriptions. */
 const PERIOD_S = 30 * 24 * 3600;
 
@@ -177,7 +179,7 @@ export class DevProvider implements PaymentsProvider {
   }
 
   /** The test page's "pay" (or, for a card, "save"): the events Stripe sends for this session. */
-  async completeCheckout(sessionId: string, options: { declineLater?: boolean } = {}): Promise<{ redirect: string } | null> {
+  async completeCheckout(sessionId: string, options: { declineLater?: boolean; declineRenewals?: boolean } = {}): Promise<{ redirect: string } | null> {
     const row = await store.claim(this.db, sessionId);
     if (!row) return null;
     const session = row.data as unknown as store.DevCheckout;
@@ -190,11 +192,10 @@ export class DevProvider implements PaymentsProvider {
     }
     if (session.mode === 'subscription') {
       const subId = `sub_dev_${newId('x').slice(2)}`;
-      const sub: store.DevSubscription = { customer: session.customer, price_id: session.price_id, amount_cents: session.amount_cents, metadata: session.metadata, status: 'active', period_end: now + PERIOD_S, cancel_at_period_end: false };
+      const sub: store.DevSubscription = { customer: session.customer, price_id: session.price_id, amount_cents: session.amount_cents, metadata: session.metadata, status: 'active', period_end: now + PERIOD_S, cancel_at_period_end: false, declines: !!options.declineRenewals };
       await store.put(this.db, { id: subId, kind: 'subscription', account_id: row.account_id, data: { ...sub }, created_at: this.clock.now() });
       await this.emit('customer.subscription.created', this.#subscriptionObject(subId, sub, 'active'), account);
-      const invoice = { id: `in_dev_${newId('x').slice(2)}`, object: 'invoice', status: 'paid', customer: session.customer, amount_paid: session.amount_cents, parent: { type: 'subscription_details', subscription_details: { subscription: subId, metadata: session.metadata } } };
-      await this.emit('invoice.paid', invoice, account);
+      await this.emit('invoice.paid', await this.#invoice(row.account_id, subId, sub, 'paid', 'subscription_create'), account);
     }
     const completed = {
       id: sessionId, object: 'checkout.session', mode: session.mode, status: 'complete', customer: session.customer, metadata: session.metadata,
@@ -219,16 +220,65 @@ export class DevProvider implements PaymentsProvider {
         const ended = { ...sub, status: 'canceled' };
         if (!(await store.advance(this.db, row.id, sub.period_end, { ...ended }))) continue;
         await this.emit('customer.subscription.deleted', this.#subscriptionObject(row.id, ended, 'canceled'), account);
+      } else if (sub.declines) {
+        // The card is declined: the new period starts unpaid, its invoice stays open on its test
+        // page, and the subscription is past_due, as Stripe does before its retries run out.
+        const next = { ...sub, period_end: sub.period_end + PERIOD_S, status: 'past_due' };
+        if (!(await store.advance(this.db, row.id, sub.period_end, { ...next }))) continue;
+        await this.emit('invoice.payment_failed', await this.#invoice(row.account_id, row.id, sub, 'open', 'subscription_cycle'), account);
+        await this.emit('customer.subscription.updated', this.#subscriptionObject(row.id, next, 'past_due'), account);
       } else {
         const next = { ...sub, period_end: sub.period_end + PERIOD_S };
         if (!(await store.advance(this.db, row.id, sub.period_end, { ...next }))) continue;
-        const invoice = { id: `in_dev_${newId('x').slice(2)}`, object: 'invoice', status: 'paid', billing_reason: 'subscription_cycle', customer: sub.customer, amount_paid: sub.amount_cents, parent: { type: 'subscription_details', subscription_details: { subscription: row.id, metadata: sub.metadata } } };
-        await this.emit('invoice.paid', invoice, account);
+        await this.emit('invoice.paid', await this.#invoice(row.account_id, row.id, sub, 'paid', 'subscription_cycle'), account);
         await this.emit('customer.subscription.updated', this.#subscriptionObject(row.id, next, next.status), account);
       }
       renewed++;
     }
     return renewed;
+  }
+
+  /** A subscription's invoice, kept for its test page, in Stripe's event shape. */
+  async #invoice(accountId: string, subscriptionId: string, sub: store.DevSubscription, status: 'paid' | 'open', reason: string) {
+    const id = `in_dev_${newId('x').slice(2)}`;
+    const data: store.DevInvoice = { status, subscription: subscriptionId, customer: sub.customer, amount_cents: sub.amount_cents, metadata: sub.metadata };
+    await store.put(this.db, { id, kind: 'invoice', account_id: accountId, data: { ...data }, created_at: this.clock.now() });
+    return this.#invoiceObject(id, data, reason);
+  }
+
+  #invoiceObject(id: string, invoice: store.DevInvoice, reason: string) {
+    const paid = invoice.status === 'paid';
+    return {
+      id, object: 'invoice', status: invoice.status, billing_reason: reason, customer: invoice.customer, amount_due: invoice.amount_cents, amount_paid: paid ? invoice.amount_cents : 0,
+      attempt_count: 1, hosted_invoice_url: `${this.baseUrl}${DEV_INVOICE_PATH}/${id}`, parent: { type: 'subscription_details', subscription_details: { subscription: invoice.subscription, metadata: invoice.metadata } },
+    };
+  }
+
+  /** What an invoice's test page shows. */
+  async invoice(invoiceId: string) {
+    const row = await store.get(this.db, invoiceId, 'invoice');
+    return row ? { ...(row.data as unknown as store.DevInvoice), id: row.id, createdAt: row.created_at } : null;
+  }
+
+  /**
+   * The invoice test page's "pay" (the customer pays the open invoice with a card that works):
+   * the invoice is paid, the card replaces the declining one, and the subscription is active
+   * again, with the events Stripe sends for it. Null when the invoice is not open (paid before).
+   */
+  async payInvoice(invoiceId: string): Promise<{ subscriptionId: string } | null> {
+    const row = await store.claim(this.db, invoiceId, 'invoice');
+    if (!row) return null;
+    const invoice = row.data as unknown as store.DevInvoice;
+    const account = row.account_id === PLATFORM_ACCOUNT ? null : row.account_id;
+    await this.emit('invoice.paid', this.#invoiceObject(row.id, invoice, 'subscription_cycle'), account);
+    const subRow = await store.get(this.db, invoice.subscription, 'subscription');
+    const sub = subRow?.data as unknown as store.DevSubscription | undefined;
+    if (subRow && sub && sub.status === 'past_due') {
+      const next = { ...sub, status: 'active', declines: false };
+      await store.update(this.db, subRow.id, { ...next });
+      await this.emit('customer.subscription.updated', this.#subscriptionObject(subRow.id, next, 'active'), account);
+    }
+    return { subscriptionId: invoice.subscription };
   }
 
   /** The test page's "decline": the session stays open to try again, and the failure is an event. */

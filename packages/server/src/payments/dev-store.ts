@@ -27,6 +27,17 @@ export interface DevSubscription {
   /** Unix seconds. */
   period_end: number;
   cancel_at_period_end: boolean;
+  /** Paid with a card that is declined from the first renewal on (the test page's choice). */
+  declines?: boolean;
+}
+
+/** An invoice of a subscription: paid at once, or left open by a declined renewal until paid on its test page. */
+export interface DevInvoice {
+  status: 'open' | 'paid';
+  subscription: string;
+  customer: string;
+  amount_cents: number;
+  metadata: Record<string, string>;
 }
 
 export async function put(db: Db, row: { id: string; kind: string; account_id: string; data: Record<string, unknown>; created_at: Date }) {
@@ -41,13 +52,16 @@ export async function update(db: Db, id: string, data: Record<string, unknown>) 
   await db.updateTable('dev_payment_objects').set({ data: JSON.stringify(data) }).where('id', '=', id).execute();
 }
 
-/** Completes an open checkout session once: a second click (or a second node) finds it complete. */
-export function claim(db: Db, id: string) {
+/**
+ * Completes an open checkout session (or pays an open invoice) once: a second click (or a second
+ * node) finds it done.
+ */
+export function claim(db: Db, id: string, kind: 'checkout' | 'invoice' = 'checkout') {
   return db
     .updateTable('dev_payment_objects')
-    .set({ data: sql`jsonb_set(data, '{status}', '"complete"')` })
+    .set({ data: kind === 'checkout' ? sql`jsonb_set(data, '{status}', '"complete"')` : sql`jsonb_set(data, '{status}', '"paid"')` })
     .where('id', '=', id)
-    .where('kind', '=', 'checkout')
+    .where('kind', '=', kind)
     .where(sql<boolean>`data->>'status' = 'open'`)
     .returningAll()
     .executeTakeFirst();

@@ -6,6 +6,8 @@ import type { AuditService } from '../audit/service.js';
 import type { CustomerService } from '../customers/service.js';
 import type { LedgerService } from '../ledger/service.js';
 import type { LedgerKind } from '../ledger/tables.js';
+import type { MailOutbox } from '../platform/mail/outbox.js';
+import * as mails from './mails.js';
 import type { PlanService } from '../plans/service.js';
 import { applyPlatformSubscription } from './platform-billing.js';
 import * as q from './queries.js';
@@ -39,19 +41,24 @@ export class PaymentEvents {
     private readonly audit: AuditService,
     private readonly receipts: PaymentReceipts,
     private readonly autoRecharge: AutoRecharge,
+    private readonly outbox: MailOutbox,
   ) {}
 
   async receive(provider: ProviderName, secrets: readonly string[], rawBody: Buffer, signature: string | undefined): Promise<WebhookOutcome> {
     const event = verifyEvent(rawBody, signature, secrets, this.clock.now().getTime());
     if (!event) return { ok: false };
     const verified = readEvent(event);
-    return this.db.transaction().execute(async (trx) => {
+    const result = await this.db.transaction().execute(async (trx) => {
       const fresh = await q.recordEvent(trx, { provider, event_id: verified.id, type: verified.type, account_id: verified.accountId, received_at: this.clock.now() });
       if (!fresh) return { ok: true as const, duplicate: true, outcome: 'duplicate' };
       const outcome = await this.#apply(trx, provider, verified.meaning, verified.at);
       await q.setEventOutcome(trx, provider, verified.id, outcome);
       return { ok: true as const, duplicate: false, outcome };
     });
+    // Mail an applied event queued (a failed renewal or automatic top-up) goes now that it is
+    // committed; a kick with nothing queued is one cheap query, and kicks coalesce.
+    if (!result.duplicate) this.outbox.kick();
+    return result;
   }
 
   /** An event about a customer counts only from the account connected to that customer's API. */
@@ -122,9 +129,15 @@ export class PaymentEvents {
         if (!(await this.#ownedBy(trx, provider, event.apiId, event.accountId))) return 'ignored: account not connected to the API';
         const plan = await this.plans.find(trx, event.apiId, event.planId);
         if (!plan) return 'ignored: no such plan';
-        if (plan.credit_micro <= 0) return 'no plan credit';
-        return (await this.#credit(trx, event, 'plan_credit', plan.credit_micro, event.invoiceId, `Credit of plan ${plan.name}`)).outcome;
+        // The invoice joins the portal's receipts once, with the credit it added (none for a
+        // plan without credit, or when this payment was credited before under another event).
+        const credited = plan.credit_micro > 0 ? await this.#credit(trx, event, 'plan_credit', plan.credit_micro, event.invoiceId, `Credit of plan ${plan.name}`) : { outcome: 'no plan credit', applied: false };
+        if (!(await this.customers.findRow(trx, event.apiId, event.customerId))) return credited.outcome;
+        await this.receipts.recordInvoice(trx, { apiId: event.apiId, customerId: event.customerId, invoiceId: event.invoiceId, accountId: event.accountId, amountCents: event.amountCents, creditMicro: credited.applied ? plan.credit_micro : 0, planName: plan.name, url: event.url });
+        return credited.outcome;
       }
+      case 'invoice_failed':
+        return this.#invoiceFailed(trx, provider, event, at);
       case 'platform_subscription':
         return applyPlatformSubscription(trx, { apis: this.apis, clock: this.clock, audit: this.audit }, event, at, PAST_DUE_GRACE_MS);
     }
@@ -164,6 +177,29 @@ export class PaymentEvents {
       subscription_cancel_at_period_end: !ended && event.cancelAtPeriodEnd,
     });
     return `subscription ${next.status}`;
+  }
+
+  /**
+   * A renewal that was not paid: the customer's owners and admins hear of it on the first failed
+   * attempt of each invoice (the provider retries, and says so each time), with the provider's
+   * page to pay it and the day the plan ends if it stays unpaid. The subscription's own event
+   * moves it to past_due; the plan's limits stay until the grace is over (DESIGN 7).
+   */
+  async #invoiceFailed(trx: Trx, provider: ProviderName, event: Extract<PaymentEvent, { kind: 'invoice_failed' }>, at: Date): Promise<string> {
+    if (!(await this.#ownedBy(trx, provider, event.apiId, event.accountId))) return 'ignored: account not connected to the API';
+    if (event.attempt > 1) return `invoice payment failed (attempt ${event.attempt}): mailed at the first`;
+    const api = await this.apis.findById(trx, event.apiId);
+    const customer = await this.customers.findRow(trx, event.apiId, event.customerId);
+    const plan = await this.plans.find(trx, event.apiId, event.planId);
+    if (!api || !customer || !plan) return 'ignored: no such API, customer or plan';
+    const known = await q.paymentCustomer(trx, event.apiId, event.customerId);
+    // The grace runs from the first past-due event; this failure may arrive before it.
+    const graceEnds = addMs(known?.past_due_since && known.subscription_id === event.subscriptionId ? known.past_due_since : at, PAST_DUE_GRACE_MS);
+    const link = event.url ?? `${this.apis.portalUrl(api.slug)}/plans`;
+    for (const to of await this.customers.billingContacts(trx, api.id, customer)) {
+      await this.outbox.enqueue(trx, mails.planPaymentFailed(to, api.name, customer.name, plan.name, event.amountCents, graceEnds, link));
+    }
+    return 'invoice payment failed: mailed';
   }
 
   /** Customers whose past-due grace is over: recorded as `unpaid`, which takes their plan away. */

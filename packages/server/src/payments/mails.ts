@@ -1,5 +1,5 @@
 import { composeMail } from '../platform/mail/templates.js';
-import { formatCents, formatMicro } from '../platform/format.js';
+import { formatCents, formatMicro, formatTime } from '../platform/format.js';
 
 // Mails about a customer's money (issue 13): receipts, a low balance, a failed automatic top-up.
 // They go to the people of the customer (the payer, or its owners and admins), in the API's name.
@@ -36,4 +36,15 @@ export const lowBalance = (to: string, apiName: string, customerName: string, ba
       'Requests are refused once it runs out. Add credit to keep going; we will not write again until the balance is back at this line or above.',
     ],
     { label: 'Add credit', url: billingUrl },
+  );
+
+export const planPaymentFailed = (to: string, apiName: string, customerName: string, planName: string, amountCents: number, graceEnds: Date, payUrl: string) =>
+  composeMail(
+    to,
+    `The payment for the ${planName} plan of ${customerName} on ${apiName} failed`,
+    [
+      `We could not collect ${formatCents(amountCents)} for the ${planName} plan of ${customerName} on ${apiName}. The payment provider will try the card again.`,
+      `The plan stays in place until ${formatTime(graceEnds)}. If it is still unpaid then, ${customerName} goes back to the API's standard limits until the invoice is paid.`,
+    ],
+    { label: 'Pay the invoice', url: payUrl },
   );

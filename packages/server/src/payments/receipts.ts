@@ -35,11 +35,23 @@ export class PaymentReceipts {
   ) {}
 
   /** In the transaction that credited: the payer is whoever started the checkout on the portal. */
-  async record(trx: Trx, payment: { apiId: string; customerId: string; ref: string; kind: ReceiptKind; accountId: string; amountCents: number }): Promise<void> {
+  async record(trx: Trx, payment: { apiId: string; customerId: string; ref: string; kind: Exclude<ReceiptKind, 'plan'>; accountId: string; amountCents: number }): Promise<void> {
     const checkout = payment.kind === 'topup' ? await q.checkoutOf(trx, payment.apiId, payment.ref) : undefined;
     await q.insertReceipt(trx, {
       api_id: payment.apiId, ref: payment.ref, customer_id: payment.customerId, kind: payment.kind, account_id: payment.accountId, amount_cents: payment.amountCents,
       payer_email: checkout?.email ?? null, receipt_url: null, mail_claimed_at: null, mailed_at: null, created_at: this.clock.now(),
+    });
+  }
+
+  /**
+   * A paid invoice of a customer's plan, in the transaction of its event. The provider's invoice
+   * page is its receipt; the provider mails invoices itself, so none is mailed here.
+   */
+  async recordInvoice(trx: Trx, invoice: { apiId: string; customerId: string; invoiceId: string; accountId: string; amountCents: number; creditMicro: number; planName: string; url: string | null }): Promise<void> {
+    const now = this.clock.now();
+    await q.insertReceipt(trx, {
+      api_id: invoice.apiId, ref: invoice.invoiceId, customer_id: invoice.customerId, kind: 'plan', account_id: invoice.accountId, amount_cents: invoice.amountCents,
+      credit_micro: invoice.creditMicro, description: `Plan ${invoice.planName}`, payer_email: null, receipt_url: invoice.url, mail_claimed_at: null, mailed_at: now, created_at: now,
     });
   }
 
@@ -50,7 +62,9 @@ export class PaymentReceipts {
     let mailed = 0;
     for (const pending of await q.unmailedReceipts(this.db, stale, BATCH)) {
       const receipt = await q.claimReceipt(this.db, pending.api_id, pending.ref, now, stale);
-      if (!receipt) continue;
+      // Plan invoices are written as mailed (the provider mails them); none reaches here.
+      if (!receipt || receipt.kind === 'plan') continue;
+      const kind = receipt.kind;
       const api = await this.apis.findById(this.db, receipt.api_id);
       const customer = await this.customers.findRow(this.db, receipt.api_id, receipt.customer_id);
       if (!api || !customer) continue;
@@ -65,7 +79,7 @@ export class PaymentReceipts {
       const to = receipt.payer_email ? [receipt.payer_email] : await this.customers.billingContacts(this.db, api.id, customer);
       await this.db.transaction().execute(async (trx) => {
         for (const address of to) {
-          await this.outbox.enqueue(trx, mails.receipt(address, api.name, customer.name, receipt.kind, receipt.amount_cents, receipt.amount_cents * MICRO_PER_CENT, link));
+          await this.outbox.enqueue(trx, mails.receipt(address, api.name, customer.name, kind, receipt.amount_cents, receipt.amount_cents * MICRO_PER_CENT, link));
         }
         await q.markReceiptMailed(trx, receipt.api_id, receipt.ref, url, this.clock.now());
       });
@@ -78,7 +92,7 @@ export class PaymentReceipts {
   /** A customer's receipts for the portal, newest first. */
   async list(apiId: string, customerId: string, limit = 20) {
     return (await q.receiptsOf(this.db, apiId, customerId, limit)).map((r) => ({
-      ref: r.ref, kind: r.kind, amountCents: r.amount_cents, creditMicro: r.amount_cents * MICRO_PER_CENT, receiptUrl: r.receipt_url, at: r.created_at,
+      ref: r.ref, kind: r.kind, description: r.description, amountCents: r.amount_cents, creditMicro: r.credit_micro ?? r.amount_cents * MICRO_PER_CENT, receiptUrl: r.receipt_url, at: r.created_at,
     }));
   }
 }

@@ -12,7 +12,8 @@ export type PaymentEvent =
   | { kind: 'recharge_succeeded'; accountId: string; apiId: string; customerId: string; objectId: string; amountCents: number }
   | { kind: 'recharge_failed'; accountId: string; apiId: string; customerId: string; objectId: string }
   | { kind: 'subscription'; accountId: string; apiId: string; customerId: string; planId: string; subscriptionId: string; providerCustomerId: string; status: string; periodEnd: Date | null; cancelAtPeriodEnd: boolean }
-  | { kind: 'invoice_paid'; accountId: string; apiId: string; customerId: string; planId: string; invoiceId: string; subscriptionId: string | null }
+  | { kind: 'invoice_paid'; accountId: string; apiId: string; customerId: string; planId: string; invoiceId: string; subscriptionId: string | null; amountCents: number; url: string | null }
+  | { kind: 'invoice_failed'; accountId: string; apiId: string; customerId: string; planId: string; invoiceId: string; subscriptionId: string | null; amountCents: number; url: string | null; attempt: number }
   | { kind: 'platform_subscription'; apiId: string; planCode: string; subscriptionId: string; providerCustomerId: string; status: string; periodEnd: Date | null; cancelAtPeriodEnd: boolean }
   | { kind: 'ignored'; reason: string };
 
@@ -77,7 +78,7 @@ function readSubscription(event: Stripe.Event, accountId: string | null): Paymen
   return { kind: 'subscription', ...facts, planId: metadata.gh_plan, ...common };
 }
 
-function readInvoice(invoice: Stripe.Invoice, accountId: string | null): PaymentEvent {
+function readInvoice(invoice: Stripe.Invoice, accountId: string | null, paid: boolean): PaymentEvent {
   const legacy = invoice as unknown as { subscription?: string | { id: string }; subscription_details?: { metadata?: Metadata } };
   const details = invoice.parent?.subscription_details;
   const metadata = details?.metadata ?? legacy.subscription_details?.metadata;
@@ -86,7 +87,10 @@ function readInvoice(invoice: Stripe.Invoice, accountId: string | null): Payment
   if (typeof facts === 'string') return { kind: 'ignored', reason: facts };
   if (!metadata?.gh_plan) return { kind: 'ignored', reason: 'no plan in metadata' };
   if (!invoice.id) return { kind: 'ignored', reason: 'invoice without an id' };
-  return { kind: 'invoice_paid', ...facts, planId: metadata.gh_plan, invoiceId: invoice.id, subscriptionId: idOf(details?.subscription ?? legacy.subscription) };
+  const common = { ...facts, planId: metadata.gh_plan, invoiceId: invoice.id, subscriptionId: idOf(details?.subscription ?? legacy.subscription), url: invoice.hosted_invoice_url ?? null };
+  if (paid) return { kind: 'invoice_paid', ...common, amountCents: Number.isSafeInteger(invoice.amount_paid) ? invoice.amount_paid : 0 };
+  // Stripe retries a failed invoice (Smart Retries) and sends this event for every attempt.
+  return { kind: 'invoice_failed', ...common, amountCents: Number.isSafeInteger(invoice.amount_due) ? invoice.amount_due : 0, attempt: Number.isSafeInteger(invoice.attempt_count) ? invoice.attempt_count : 1 };
 }
 
 function readCheckout(session: Stripe.Checkout.Session, accountId: string | null): PaymentEvent {
@@ -137,7 +141,9 @@ export function readEvent(event: Stripe.Event): VerifiedEvent {
       case 'customer.subscription.deleted':
         return readSubscription(event, accountId);
       case 'invoice.paid':
-        return readInvoice(event.data.object, accountId);
+        return readInvoice(event.data.object, accountId, true);
+      case 'invoice.payment_failed':
+        return readInvoice(event.data.object, accountId, false);
       default:
         return { kind: 'ignored', reason: 'not an event Gatehouse acts on' };
     }

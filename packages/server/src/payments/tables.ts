@@ -74,7 +74,8 @@ export interface PaymentCheckoutsTable {
   created_at: Date;
 }
 
-export type ReceiptKind = 'topup' | 'auto_recharge';
+/** What a receipt is for: a top-up, an automatic top-up, or a paid invoice of a plan. */
+export type ReceiptKind = 'topup' | 'auto_recharge' | 'plan';
 
 /** A payment that added credit, keyed like its ledger entry (the provider's object id). */
 export interface PaymentReceiptsTable {
@@ -84,6 +85,9 @@ export interface PaymentReceiptsTable {
   kind: ReceiptKind;
   account_id: string;
   amount_cents: number;
+  /** The credit added; null: amount_cents × 10,000. */
+  credit_micro: ColumnType<number | null, number | null | undefined, never>;
+  description: ColumnType<string, string | undefined, never>;
   payer_email: string | null;
   receipt_url: string | null;
   mail_claimed_at: Date | null;

@@ -64,9 +64,11 @@ function topUpSection(ctx: PortalContext, ready: boolean): SafeHtml {
 async function receiptsTable(deps: PortalDeps, ctx: PortalContext): Promise<SafeHtml> {
   const receipts = await deps.payments.receipts.list(ctx.tenant.api.id, ctx.membership.customer_id);
   if (receipts.length === 0) return html`<p class="note" id="no-receipts">No payments yet.</p>`;
-  const rows = receipts.map((r) => html`<tr id="receipt-${r.ref}"><td>${formatTime(r.at)}</td><td>${r.kind === 'topup' ? 'Top-up' : 'Automatic top-up'}</td>
+  const what = (r: (typeof receipts)[number]) => (r.kind === 'topup' ? 'Top-up' : r.kind === 'auto_recharge' ? 'Automatic top-up' : r.description || 'Plan');
+  // A plan invoice's link is the provider's invoice page; a top-up's, its receipt.
+  const rows = receipts.map((r) => html`<tr id="receipt-${r.ref}" data-kind="${r.kind}"><td>${formatTime(r.at)}</td><td>${what(r)}</td>
 <td class="num">${formatCents(r.amountCents)}</td><td class="num credit">+${formatMicro(r.creditMicro)}</td>
-<td>${r.receiptUrl ? html`<a href="${r.receiptUrl}" rel="noopener" class="receipt-link">Receipt</a>` : html`<span class="note">being prepared</span>`}</td></tr>`);
+<td>${r.receiptUrl ? html`<a href="${r.receiptUrl}" rel="noopener" class="receipt-link">${r.kind === 'plan' ? 'Invoice' : 'Receipt'}</a>` : html`<span class="note">${r.kind === 'plan' ? 'at the provider' : 'being prepared'}</span>`}</td></tr>`);
   return html`<table id="receipts-table"><thead><tr><th scope="col">Paid</th><th scope="col">What</th><th scope="col" class="num">Amount</th><th scope="col" class="num">Credit</th><th scope="col">Receipt</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
