@@ -218,14 +218,16 @@ export class Verifier {
       this.#metrics.abuseRefused++;
       return refused(429, 'too_many_invalid_keys', 'Too many invalid API keys from this address: wait a minute.', { 'retry-after': String(Math.ceil(blocked / 1000)) });
     }
-    // Spec 4.4: a bad format or checksum is refused without calling the service.
-    if (!isWellFormedApiKey(credential)) return this.#badKey(address, now);
+    // The cache is read before the format check: only well-formed keys are ever introspected, so a
+    // key whose hash is cached passed that check already, and the hot path skips its CRC-32.
     const hash = keyHash(credential);
     const entry = this.#cache.get(hash);
     if (entry !== undefined && now < entry.freshUntil) {
       this.#metrics.cacheHits++;
       return this.#judge(entry, scopes, address, now);
     }
+    // Spec 4.4: a bad format or checksum is refused without calling the service.
+    if (entry === undefined && !isWellFormedApiKey(credential)) return this.#badKey(address, now);
     return this.#refreshAndJudge(credential, hash, entry, scopes, address);
   }
 
