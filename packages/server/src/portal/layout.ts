@@ -61,6 +61,8 @@ form.row .cancel{align-self:center;margin:16px 0 0 8px}
 .actions{display:flex;gap:12px;align-items:center;flex-wrap:wrap}
 .actions form.inline{display:flex;gap:6px;align-items:center}
 .actions select{padding:5px 8px;font-size:14px}
+form.stack .actions{margin-top:16px}
+form.stack .actions button{margin:0}
 figure.chart{margin:4px 0 8px;border:1px solid #e3e6ea;border-radius:10px;padding:8px}
 svg.chart{display:block;width:100%;height:auto}
 svg.chart .grid{stroke:#eef0f2}
