@@ -13,10 +13,22 @@ import { apiKeysPage, secretPage } from './api-keys.js';
 // Rename, roll and revoke of one of a person's own keys, and revoke all (spec 3, 4.5): each a
 // page that asks, and a form post that goes through the account API's rules.
 
-/** One of the person's listed keys, or the keys page saying there is none. */
+/** The person's listed keys, read through the account API's rules (a GET counts as a request). */
+async function listed(deps: PortalDeps, ctx: PortalContext) {
+  const caller = await keyCaller(deps, ctx);
+  return throughAccountRules(deps, caller, ctx.tenant.api.id, { change: false, stepUp: false }, async () => ({ ok: true as const, value: (await deps.endUserKeys.list(ctx.tenant, caller)).keys }));
+}
+
+/** One of the person's listed keys; else the keys page answered, saying why. */
 async function keyOf(deps: PortalDeps, ctx: PortalContext, keyId: string): Promise<KeyOut | null> {
-  const { keys } = await deps.endUserKeys.list(ctx.tenant, await keyCaller(deps, ctx));
-  return keys.find((key) => key.id === keyId) ?? null;
+  const keys = await listed(deps, ctx);
+  if (!keys.ok) {
+    await apiKeysPage(deps, ctx, refusalNotice(keys.refusal));
+    return null;
+  }
+  const key = keys.value.find((k) => k.id === keyId);
+  if (!key) await noSuchKey(deps, ctx);
+  return key ?? null;
 }
 
 const noSuchKey = (deps: PortalDeps, ctx: PortalContext) => apiKeysPage(deps, ctx, { error: 'No such key: it may have been revoked already.', status: 404 });
@@ -24,7 +36,7 @@ const backToKeys = (ctx: PortalContext, done: 'renamed' | 'revoked' | 'revoked-a
 
 export async function renamePage(deps: PortalDeps, ctx: PortalContext, keyId: string, error: string | null = null) {
   const key = await keyOf(deps, ctx, keyId);
-  if (!key) return noSuchKey(deps, ctx);
+  if (!key) return ctx.reply;
   return ctx.page({
     title: 'Rename a key',
     active: '/api-keys',
@@ -53,7 +65,7 @@ const GRACE_CHOICES = [
 
 export async function rollPage(deps: PortalDeps, ctx: PortalContext, keyId: string) {
   const key = await keyOf(deps, ctx, keyId);
-  if (!key) return noSuchKey(deps, ctx);
+  if (!key) return ctx.reply;
   if (key.status === 'expired') return apiKeysPage(deps, ctx, { error: 'This key has expired and cannot be rolled: create a new key instead.', status: 409 });
   const reauthed = (ctx.request.query as Record<string, unknown>).reauthed === '1';
   return ctx.page({
@@ -89,7 +101,7 @@ export async function rollApiKey(deps: PortalDeps, ctx: PortalContext, body: For
 
 export async function revokePage(deps: PortalDeps, ctx: PortalContext, keyId: string) {
   const key = await keyOf(deps, ctx, keyId);
-  if (!key) return noSuchKey(deps, ctx);
+  if (!key) return ctx.reply;
   return ctx.page({
     title: 'Revoke a key',
     active: '/api-keys',
@@ -106,11 +118,12 @@ export async function revokeApiKey(deps: PortalDeps, ctx: PortalContext, keyId: 
 }
 
 export async function revokeAllPage(deps: PortalDeps, ctx: PortalContext) {
-  const { keys } = await deps.endUserKeys.list(ctx.tenant, await keyCaller(deps, ctx));
+  const keys = await listed(deps, ctx);
+  if (!keys.ok) return apiKeysPage(deps, ctx, refusalNotice(keys.refusal));
   return ctx.page({
     title: 'Revoke all keys',
     active: '/api-keys',
-    body: html`<h1>Revoke all ${keys.length} of your keys?</h1><p>Servers refuse every one of them within 30 seconds. This cannot be undone.</p>
+    body: html`<h1>Revoke all ${keys.value.length} of your keys?</h1><p>Servers refuse every one of them within 30 seconds. This cannot be undone.</p>
 <form method="post" action="/api-keys/revoke-all" class="row">${csrfInput(ctx.csrf)}<button type="submit" class="danger" id="confirm-revoke-all">Revoke all keys</button><a href="/api-keys" class="cancel">Keep them</a></form>`,
   });
 }
