@@ -33,7 +33,8 @@ export type DenialReason =
   | 'unavailable'
   | 'invalid_token'
   | 'insufficient_scope'
-  | 'no_customer';
+  | 'no_customer'
+  | 'too_many_invalid_keys';
 
 export interface Admitted {
   ok: true;
@@ -74,6 +75,7 @@ const messages: Record<DenialReason, string> = {
   unavailable: 'The service cannot check keys right now.',
   invalid_token: 'The access token is not valid: sign in again.',
   insufficient_scope: 'The access token lacks a permission this request needs.',
+  too_many_invalid_keys: 'Too many invalid API keys from this address: wait a minute.',
   no_customer: 'You are signed in, but your account belongs to no customer of this service: sign up in its portal, or ask the customer you work with to invite you.',
 };
 

@@ -12,3 +12,25 @@ export {
   type GuardedAdmission,
 } from './signin/protected-resource.js';
 export type { VerifiedToken } from './signin/access-token.js';
+export {
+  createVerifier,
+  Verifier,
+  type VerifierOptions,
+  type Principal,
+  type CheckInput,
+  type Verified,
+  type Refused,
+  type VerifierResult,
+  type VerifierMetrics,
+} from './verify/verifier.js';
+export {
+  accountKeys,
+  reauthenticationUrl,
+  newPkce,
+  AccountKeysError,
+  ReauthenticationRequired,
+  type AccountKeys,
+  type AccountKeysOptions,
+  type NewKey,
+  type ReauthenticationOptions,
+} from './verify/account-keys.js';

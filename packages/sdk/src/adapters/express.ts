@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Admission } from '../decision.js';
 import type { Meter } from '../meter.js';
-import { admitNode, finishWhenAnswered, sendDenial } from './shared.js';
+import type { Verifier, VerifierResult } from '../verify/verifier.js';
+import { acceptVerified, admitNode, clientAddressOf, finishVerified, finishWhenAnswered, sendDenial, sendRefusal } from './shared.js';
 
 /**
  * Express (or Connect) middleware: answers denied requests, sets `req.gatehouse` on admitted ones.
@@ -24,5 +25,36 @@ export function gatehouse(meter: Meter) {
     const decision = admitNode(meter, req);
     if (decision instanceof Promise) decision.then((d) => serve(d, req, res, next), next);
     else serve(decision, req, res, next);
+  };
+}
+
+/** What {@link verify} checks besides the credential. */
+export interface VerifyOptions {
+  /** Permissions the routes behind it need: a credential lacking one gets 403 `insufficient_scope`. */
+  scopes?: readonly string[];
+}
+
+/**
+ * Express middleware that admits requests carrying an access token or an end-user API key as
+ * `Authorization: Bearer`, with the permissions `scopes` names; refusals are answered here.
+ * Admitted requests get `req.principal` (and `req.gatehouse` when the verifier meters).
+ * @example
+ * app.get('/whoami', verify(verifier, { scopes: ['forecast:read'] }), (req, res) => res.json(req.principal));
+ */
+export function verify(verifier: Verifier, options: VerifyOptions = {}) {
+  const scopes = options.scopes ?? [];
+  const serve = (result: VerifierResult, req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void => {
+    if (!result.ok) return sendRefusal(res, result);
+    acceptVerified(req, result);
+    try {
+      next();
+    } finally {
+      finishVerified(res, result);
+    }
+  };
+  return (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void => {
+    const result = verifier.checkNow({ authorization: req.headers.authorization, clientAddress: clientAddressOf(req), scopes });
+    if (result instanceof Promise) result.then((r) => serve(r, req, res, next), next);
+    else serve(result, req, res, next);
   };
 }

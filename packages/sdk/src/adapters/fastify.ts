@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Admission, MeteredCustomer } from '../decision.js';
 import type { Meter } from '../meter.js';
-import { finishWhenAnswered, headerValue } from './shared.js';
+import type { Principal, Verifier, VerifierResult } from '../verify/verifier.js';
+import { finishVerified, finishWhenAnswered, headerValue } from './shared.js';
 
 // Structural types: the SDK does not depend on fastify.
 interface FastifyLikeRequest {
@@ -9,6 +10,7 @@ interface FastifyLikeRequest {
   ip: string;
   raw: IncomingMessage;
   gatehouse?: MeteredCustomer;
+  principal?: Principal;
 }
 interface FastifyLikeReply {
   statusCode: number;
@@ -59,4 +61,40 @@ export function gatehousePlugin(meter: Meter) {
   // Hooks apply outside the plugin's own context (what fastify-plugin's skip-override does).
   (plugin as unknown as Record<symbol, boolean>)[Symbol.for('skip-override')] = true;
   return plugin;
+}
+
+/** Fastify's hook `done`, as a route's `onRequest` option types it. */
+type HookDone = (error?: Error) => void;
+
+/** What {@link verify} checks besides the credential. */
+export interface VerifyOptions {
+  /** Permissions the route needs: a credential lacking one gets 403 `insufficient_scope`. */
+  scopes?: readonly string[];
+}
+
+/**
+ * A Fastify `onRequest` hook admitting requests by an access token or an end-user API key
+ * (`Authorization: Bearer`); refusals are answered here, admitted requests get
+ * `request.principal` (and `request.gatehouse` when the verifier meters). Put it on the routes
+ * that need it, or on an instance with `addHook('onRequest', …)`.
+ * @example
+ * app.get('/whoami', { onRequest: verify(verifier, { scopes: ['read:weather'] }) }, async (request) => request.principal);
+ */
+export function verify(verifier: Verifier, options: VerifyOptions = {}) {
+  const scopes = options.scopes ?? [];
+  const decided = (result: VerifierResult, request: FastifyLikeRequest, reply: FastifyLikeReply, done: HookDone): void => {
+    if (!result.ok) return void reply.code(result.status).headers(result.headers).send(result.body);
+    request.principal = result.principal;
+    if (result.customer) request.gatehouse = result.customer;
+    try {
+      done();
+    } finally {
+      finishVerified(reply.raw, result);
+    }
+  };
+  return (request: FastifyLikeRequest, reply: FastifyLikeReply, done: HookDone): void => {
+    const result = verifier.checkNow({ authorization: headerValue(request.headers.authorization), clientAddress: request.ip, scopes });
+    if (result instanceof Promise) result.then((r) => decided(r, request, reply, done), (error: unknown) => done(error instanceof Error ? error : new Error(String(error))));
+    else decided(result, request, reply, done);
+  };
 }

@@ -2,7 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { MeteredCustomer } from '../decision.js';
 import type { Meter } from '../meter.js';
 import { bearerToken, protectResource, type ProtectedResource, type ProtectedResourceOptions } from '../signin/protected-resource.js';
-import { finishOnHead, headerValue, sendDenial } from './shared.js';
+import type { Verifier } from '../verify/verifier.js';
+import { acceptVerified, finishOnHead, finishVerified, headerValue, sendDenial, sendRefusal } from './shared.js';
 
 /**
  * The MCP SDK's `AuthInfo` (`@modelcontextprotocol/sdk/server/auth/types.js`), written out so this
@@ -205,6 +206,7 @@ export function withMcpSignIn<Req extends IncomingMessage, Res extends ServerRes
       decision = await guard.admit({
         authorization: headerValue(req.headers.authorization),
         key: keyHeader === 'authorization' ? undefined : headerValue(req.headers[keyHeader]),
+        clientAddress: req.socket.remoteAddress ?? '',
         scopes,
       });
     } catch (error) {
@@ -214,9 +216,13 @@ export function withMcpSignIn<Req extends IncomingMessage, Res extends ServerRes
     if (!decision.ok) return sendDenial(res, decision);
     const request = req as McpRequest<Req>;
     const token = decision.token;
+    const principal = decision.principal;
     request.auth = token
       ? { token: bearerToken(headerValue(req.headers.authorization)) ?? '', clientId: token.clientId, scopes: token.scopes, expiresAt: token.expiresAt, resource: resourceUrl, extra: { [customerField]: decision.customer, person: token.personId } }
-      : authInfoFor(decision.customer, bearerToken(headerValue(req.headers.authorization)) ?? headerValue(req.headers[keyHeader]) ?? '', request.auth);
+      : principal
+        ? { token: bearerToken(headerValue(req.headers.authorization)) ?? '', clientId: principal.keyId ?? '', scopes: principal.scope, resource: resourceUrl, extra: { [customerField]: decision.customer, person: principal.sub, principal } }
+        : authInfoFor(decision.customer, bearerToken(headerValue(req.headers.authorization)) ?? headerValue(req.headers[keyHeader]) ?? '', request.auth);
+    if (principal) request.principal = principal;
     request.gatehouse = decision.customer;
     finishOnHead(res, decision);
     try {
@@ -228,4 +234,89 @@ export function withMcpSignIn<Req extends IncomingMessage, Res extends ServerRes
     }
   };
   return Object.assign(serve, { guard });
+}
+
+// ---- verify: an MCP server whose people send end-user keys or access tokens (issue 15)
+
+/** Options of the MCP {@link verify}. */
+export interface McpVerifyOptions {
+  /** Permissions a tool needs, by tool name, as for {@link withMcpSignIn}: checked for keys and tokens alike. */
+  toolPermissions?: Record<string, string | readonly string[]>;
+  /** Largest request body read to find the tools called, in bytes; larger ones get 413. @default 4_194_304 */
+  maxBodyBytes?: number;
+  /** Where a throwing handler's error goes (it is answered 500). @default console.error */
+  onError?: (error: Error) => void;
+}
+
+/**
+ * Wraps a streamable-HTTP MCP handler like {@link withMcpSignIn}, with a verifier instead of a
+ * meter's snapshot: every request needs an end-user API key or an access token for this server
+ * as `Authorization: Bearer`; a `tools/call` needs the tool's permissions of `toolPermissions`.
+ * Serves the protected resource metadata (RFC 9728) naming the verifier's issuer, so agents can
+ * sign in, and adds its address to 401 and 403 challenges. Tool handlers find the principal in
+ * `extra.authInfo.extra.principal` (and the customer with {@link customerOf} when the verifier meters).
+ * @example
+ * http.createServer(verify(verifier, mcpHandler, { toolPermissions: { forecast: 'read:weather' } }));
+ */
+export function verify<Req extends IncomingMessage, Res extends ServerResponse>(
+  verifier: Verifier,
+  handler: (req: McpRequest<Req>, res: Res) => unknown,
+  options: McpVerifyOptions = {},
+): (req: Req, res: Res) => Promise<void> {
+  const toolPermissions = new Map(Object.entries(options.toolPermissions ?? {}).map(([tool, p]) => [tool, typeof p === 'string' ? [p] : [...p]] as const));
+  const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const onError = options.onError ?? ((error: Error) => console.error(error));
+  const resourceUrl = new URL(verifier.resource);
+  const path = resourceUrl.pathname === '/' ? '' : resourceUrl.pathname.replace(/\/$/, '');
+  const metadataPaths = path ? ['/.well-known/oauth-protected-resource' + path, '/.well-known/oauth-protected-resource'] : ['/.well-known/oauth-protected-resource'];
+  const metadataUrl = resourceUrl.origin + metadataPaths[0];
+  const scopesSupported = () => {
+    const fromSnapshot = verifier.meter?.state.signin?.servers.find((s) => s.resource === verifier.resource)?.permissions;
+    const all = fromSnapshot && fromSnapshot.length > 0 ? [...fromSnapshot] : [...new Set([...toolPermissions.values()].flat())];
+    return all.length > 0 ? all : ['openid'];
+  };
+  return async (req, res) => {
+    const url = (req.url ?? '/').split('?')[0]!;
+    if (metadataPaths.includes(url)) {
+      const cors = { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET', 'access-control-allow-headers': 'mcp-protocol-version' };
+      if (req.method === 'OPTIONS') return void res.writeHead(204, cors).end();
+      if (req.method !== 'GET' && req.method !== 'HEAD') return void res.writeHead(405, { allow: 'GET', ...cors }).end();
+      const metadata = { resource: verifier.resource, authorization_servers: [verifier.issuer], scopes_supported: scopesSupported(), bearer_methods_supported: ['header'] };
+      return void res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'max-age=300', ...cors }).end(req.method === 'HEAD' ? undefined : JSON.stringify(metadata));
+    }
+    let scopes: string[] = [];
+    if (toolPermissions.size > 0 && req.method === 'POST') {
+      try {
+        scopes = permissionsOfCalls(await jsonBody(req, maxBodyBytes), toolPermissions);
+      } catch (error) {
+        if (!(error instanceof BodyTooLarge)) throw error;
+        return void res.writeHead(413, { 'content-type': 'application/json', connection: 'close' }).end(JSON.stringify({ error: 'too_large', message: `The request body is larger than ${maxBodyBytes} bytes.` }));
+      }
+    }
+    const authorization = headerValue(req.headers.authorization);
+    const result = await verifier.check({ authorization, clientAddress: req.socket.remoteAddress ?? '', scopes });
+    if (!result.ok) {
+      const challenge = result.headers['www-authenticate'];
+      const headers = challenge ? { ...result.headers, 'www-authenticate': `${challenge}, resource_metadata="${metadataUrl}"` } : result.headers;
+      return sendRefusal(res, { ...result, headers });
+    }
+    const request = req as McpRequest<Req>;
+    const principal = result.principal;
+    request.auth = {
+      token: bearerToken(authorization) ?? '',
+      clientId: principal.clientId ?? principal.keyId ?? '',
+      scopes: principal.scope,
+      resource: resourceUrl,
+      extra: { principal, person: principal.sub, ...(result.customer ? { [customerField]: result.customer } : {}) },
+    };
+    acceptVerified(request, result);
+    finishVerified(res, result);
+    try {
+      await handler(request, res);
+    } catch (error) {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' });
+      if (!res.writableEnded) res.end(JSON.stringify({ error: 'internal_error' }));
+      onError(error instanceof Error ? error : new Error(String(error)));
+    }
+  };
 }

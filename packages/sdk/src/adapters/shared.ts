@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Admission, Admitted, Denied } from '../decision.js';
 import type { Meter } from '../meter.js';
+import type { Refused, Verified } from '../verify/verifier.js';
 
 export function headerValue(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
@@ -61,4 +62,29 @@ export function finishOnHead(res: ServerResponse, admitted: Admitted): void {
  */
 export function admitNode(meter: Meter, req: IncomingMessage): Admission | Promise<Admission> {
   return meter.admitNow({ key: headerValue(req.headers[meter.options.keyHeader]) });
+}
+
+/** Sends a verifier's refusal as JSON with its headers. */
+export function sendRefusal(res: ServerResponse, refused: Refused): void {
+  res.writeHead(refused.status, { 'content-type': 'application/json', ...refused.headers });
+  res.end(JSON.stringify(refused.body));
+}
+
+/**
+ * Sets what a verified request carries (`req.principal`, and `req.gatehouse` when metered) and, when
+ * metered, records its final status once the handler (or the rest of the chain) has run as far
+ * as it runs without waiting.
+ */
+export function acceptVerified(req: IncomingMessage, verified: Verified): void {
+  req.principal = verified.principal;
+  if (verified.customer) req.gatehouse = verified.customer;
+}
+
+export function finishVerified(res: ServerResponse, verified: Verified): void {
+  if (verified.customer) finishWhenAnswered(res, verified as unknown as Admitted);
+}
+
+/** The client's address for the bad-key guard: Express's `req.ip` (which honours `trust proxy`) when there is one, else the socket's. */
+export function clientAddressOf(req: IncomingMessage & { ip?: string }): string {
+  return req.ip ?? req.socket.remoteAddress ?? '';
 }

@@ -11,7 +11,7 @@ export type GetJson = (url: string) => Promise<unknown>;
  * Gatehouse's development issuers live there (`http://<slug>.localhost:8080`), but Node asks the
  * system resolver, which usually does not know them. Every other name goes to the system.
  */
-const loopbackLookup: LookupFunction = (hostname, options, callback) => {
+export const loopbackLookup: LookupFunction = (hostname, options, callback) => {
   if (hostname === 'localhost' || hostname.endsWith('.localhost')) {
     const address: LookupAddress = { address: '127.0.0.1', family: 4 };
     if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, [address]);

@@ -3,6 +3,9 @@ import type { Meter } from '../meter.js';
 import { looksLikeJwt, verifyAccessToken, type VerifiedToken } from './access-token.js';
 import { getJson, getJsonWith, type GetJson } from './get-json.js';
 import { JwksCache, JwksUnavailable } from './jwks.js';
+import { isWellFormedApiKey } from '@gatehouse/protocol';
+import { keyHash } from '../key-hash.js';
+import type { Principal, Verifier } from '../verify/verifier.js';
 
 /** Options of {@link protectResource}. */
 export interface ProtectedResourceOptions {
@@ -18,6 +21,12 @@ export interface ProtectedResourceOptions {
   jwksRefetchMs?: number;
   /** For tests: the fetch the issuer's JWKS is fetched with. @default node:http(s), resolving `*.localhost` to loopback */
   fetch?: typeof fetch;
+  /**
+   * A verifier of this server (createVerifier, with its server credentials): end-user API keys
+   * sent as `Authorization: Bearer` are then accepted too, checked by introspection with spec
+   * 4.4's rules and metered as the person's customer. Give it no meter of its own.
+   */
+  verifier?: Verifier;
 }
 
 /** RFC 9728 2: the protected resource metadata this server publishes. */
@@ -34,6 +43,8 @@ export interface CredentialInput {
   authorization?: string | null;
   /** The customer key from the meter's key header, if any. */
   key?: string | null;
+  /** The client's address, for the verifier's bad-key guard. */
+  clientAddress?: string | null;
   /**
    * Permissions the request needs from an access token (spec 4.3, scope). Keys carry none and need
    * none. A function is called only once the token is verified (it may read the request's body).
@@ -42,7 +53,7 @@ export interface CredentialInput {
 }
 
 /** An admission, and for an access token the token it was made with. */
-export type GuardedAdmission = Admission & { token?: VerifiedToken };
+export type GuardedAdmission = Admission & { token?: VerifiedToken; principal?: Principal };
 
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
 const RETRY_5 = { 'retry-after': '5' };
@@ -73,6 +84,7 @@ export class ProtectedResource {
   readonly #clockSkewS: number;
   readonly #jwksRefetchMs: number;
   #jwks: JwksCache | null = null;
+  readonly #verifier: Verifier | null;
 
   constructor(meter: Meter, options: ProtectedResourceOptions = {}) {
     const resource = options.resource ?? process.env.GATEHOUSE_RESOURCE_URL;
@@ -90,6 +102,7 @@ export class ProtectedResource {
     if (!Number.isFinite(jwksRefetchMs) || jwksRefetchMs < 0) throw new TypeError('gatehouse: jwksRefetchMs must be 0 or more');
     this.resource = resource;
     this.#meter = meter;
+    this.#verifier = options.verifier ?? null;
     this.#clockSkewS = clockSkewS;
     this.#jwksRefetchMs = jwksRefetchMs;
     this.#getJson = options.fetch ? getJsonWith(options.fetch, meter.options.requestTimeoutMs) : getJson(meter.options.requestTimeoutMs);
@@ -175,8 +188,38 @@ export class ProtectedResource {
     }
     const credential = bearerToken(authorization);
     if (!credential) return this.#denied(401, 'invalid_token', { 'www-authenticate': this.challenge('invalid_token', { description: 'send the credential as Authorization: Bearer' }) });
-    if (!looksLikeJwt(credential)) return this.#withChallenge(await this.#meter.admit({ key: credential }));
+    if (!looksLikeJwt(credential)) {
+      const asPerson = await this.#admitPersonKey(authorization, credential, input);
+      return asPerson ?? this.#withChallenge(await this.#meter.admit({ key: credential }));
+    }
     return this.#admitToken(credential, input.scopes ?? []);
+  }
+
+  /**
+   * An end-user key (issue 15), when a verifier is given and the key is not a customer key of the
+   * snapshot: the verifier's answer, metered as the person's customer. Null when the verifier
+   * says the key is not a valid end-user key (401): it may be a customer key the snapshot does
+   * not hold yet, which the meter looks up.
+   */
+  async #admitPersonKey(authorization: string, credential: string, input: CredentialInput): Promise<GuardedAdmission | null> {
+    const verifier = this.#verifier;
+    if (!verifier || !isWellFormedApiKey(credential)) return null;
+    if (this.#meter.state.keys.has(keyHash(credential))) return null;
+    const scopes = input.scopes ?? [];
+    const needed = typeof scopes === 'function' ? await scopes() : scopes;
+    const result = await verifier.check({ authorization, clientAddress: input.clientAddress, scopes: needed });
+    if (!result.ok) {
+      if (result.status === 401) return null;
+      if (result.status === 403 && result.body.error === 'insufficient_scope') {
+        // The verifier's challenge names the missing permissions; ours adds resource_metadata.
+        const scope = /scope="([^"]*)"/.exec(result.headers['www-authenticate'] ?? '')?.[1] ?? '';
+        return this.#denied(403, 'insufficient_scope', { 'www-authenticate': this.challenge('insufficient_scope', { scope }) }, `The API key lacks ${scope}, which this request needs.`);
+      }
+      return { ok: false, status: result.status as Denied['status'], reason: result.body.error as Denied['reason'], headers: result.headers, body: result.body as Denied['body'] };
+    }
+    if (result.customer) return { ok: true, customer: result.customer, finish: result.finish, principal: result.principal };
+    const admission = await this.#meter.admitPerson(result.principal.sub);
+    return admission.ok ? { ...admission, principal: result.principal } : admission;
   }
 
   async #admitToken(credential: string, scopes: NonNullable<CredentialInput['scopes']>): Promise<GuardedAdmission> {
