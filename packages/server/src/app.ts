@@ -334,7 +334,8 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   const portal = new PortalSessions(services.box, services.personSessions, services.clock, secureCookies);
   await app.register(issuerRoutes(services, secureCookies, portalRoutes({
     db: services.db, clock: services.clock, box: services.box, tokens: services.tokens, personSessions: services.personSessions, personAccounts: services.personAccounts,
-    members: services.customerMembers, view: services.customerPortalView, ledger: services.ledger, plans: services.plans, platformPlans: services.platformPlans, payments: services.payments, portal, secureCookies,
+    members: services.customerMembers, view: services.customerPortalView, ledger: services.ledger, plans: services.plans, platformPlans: services.platformPlans, payments: services.payments, portal,
+    endUserKeys: services.endUserKeys, tokenBuckets: services.tokenBuckets, secureCookies,
   })));
 
   return { app, services };

@@ -6,9 +6,9 @@ import type { Clock } from '../platform/clock.js';
 import type { Db } from '../platform/db/database.js';
 import { InputRefused } from '../platform/http/validation.js';
 import type { TokenBuckets } from '../platform/token-bucket.js';
-import { accountCaller, requireRecentSignIn, type AccountCaller } from './account-auth.js';
-import { KeyApiError, sendKeyError, tooManyRequests, type KeyOutcome } from './errors.js';
-import { ACCOUNT_API_CHANGES, ACCOUNT_API_REQUESTS } from './limits.js';
+import { accountCaller, type AccountCaller } from './account-auth.js';
+import { admitKeyRequest } from './admission.js';
+import { KeyApiError, sendKeyError, type KeyOutcome } from './errors.js';
 import * as s from './schemas.js';
 import type { EndUserKeys } from './service.js';
 
@@ -52,14 +52,7 @@ export function accountApiRoutes(deps: { db: Db; clock: Clock; keys: SigningKeys
     // Before the body is validated: who calls and whether they may, then their limits.
     app.addHook('preValidation', async (request: FastifyRequest) => {
       const caller = await accountCaller(deps.db, deps.clock, deps.keys, request.tenant, request);
-      const who = `${request.tenant.api.id}:${caller.personId}`;
-      const requests = await deps.buckets.take(ACCOUNT_API_REQUESTS, who);
-      if (!requests.allowed) throw tooManyRequests('Too many requests', requests.retryAfterS);
-      if (request.method !== 'GET') {
-        const changes = await deps.buckets.take(ACCOUNT_API_CHANGES, who);
-        if (!changes.allowed) throw tooManyRequests('Too many changes this hour', changes.retryAfterS);
-      }
-      if (request.routeOptions.config.stepUp) requireRecentSignIn(caller, deps.clock.now());
+      await admitKeyRequest(deps.buckets, request.tenant.api.id, caller, { change: request.method !== 'GET', stepUp: request.routeOptions.config.stepUp === true }, deps.clock.now());
       request.accountCaller = caller;
     });
     const requester = (request: FastifyRequest) => ({ caller: request.accountCaller, ip: request.ip });

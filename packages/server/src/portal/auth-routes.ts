@@ -45,6 +45,8 @@ export function portalAuthRoutes(deps: PortalDeps) {
         // prompt=create opens the sign-up screen (spec 4.2); login_hint fills in the address.
         ...(query.signup === '1' ? { prompt: 'create' } : {}),
         ...(email ? { login_hint: email } : {}),
+        // A page that needs a recent sign-in (the keys page's create and roll) asks for one.
+        ...(typeof query.max_age === 'string' && /^\d{1,6}$/.test(query.max_age) ? { max_age: query.max_age } : {}),
       }).toString();
       return reply.redirect(url.href, 303);
     });

@@ -14,6 +14,8 @@ import type { LiveSession, PersonSessions } from '../issuer/people/sessions.js';
 import type { PersonAccounts } from '../issuer/people/accounts.js';
 import type { Tenant } from '../issuer/tenant.js';
 import type { TokenService } from '../issuer/tokens/service.js';
+import type { EndUserKeys } from '../end-user-keys/service.js';
+import type { TokenBuckets } from '../platform/token-bucket.js';
 import { sendPortalPage, type PortalPage } from './layout.js';
 import { CUSTOMER_COOKIE, type PortalSessions } from './session.js';
 
@@ -32,6 +34,9 @@ export interface PortalDeps {
   platformPlans: PlatformPlans;
   payments: PaymentsService;
   portal: PortalSessions;
+  /** People's own API keys (pages/api-keys.ts), through the account API's rules. */
+  endUserKeys: EndUserKeys;
+  tokenBuckets: TokenBuckets;
   secureCookies: boolean;
 }
 
@@ -52,10 +57,12 @@ export interface PortalContext {
 }
 
 /** Where a visitor goes to sign in, coming back to where they were. */
-export function signInPath(next: string, options: { signup?: boolean; email?: string } = {}): string {
+export function signInPath(next: string, options: { signup?: boolean; email?: string; maxAge?: number } = {}): string {
   const query = new URLSearchParams({ next });
   if (options.signup) query.set('signup', '1');
   if (options.email) query.set('email', options.email);
+  // OIDC max_age: the issuer asks for the password again when the last sign-in is older.
+  if (options.maxAge !== undefined) query.set('max_age', String(options.maxAge));
   return `/auth/signin?${query}`;
 }
 

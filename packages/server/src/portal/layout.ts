@@ -10,6 +10,8 @@ export const NAV = [
   { path: '/ledger', label: 'Ledger' },
   { path: '/billing', label: 'Billing' },
   { path: '/keys', label: 'Keys' },
+  // People's own keys (spec 4.5), only where the owner turned them on (hidden and 404 otherwise).
+  { path: '/api-keys', label: 'Personal keys', shown: (tenant: Tenant) => tenant.settings.keys_enabled },
   { path: '/quickstart', label: 'Quickstart' },
   { path: '/plans', label: 'Plans' },
   { path: '/team', label: 'Team' },
@@ -59,6 +61,8 @@ form.row .cancel{align-self:center;margin:16px 0 0 8px}
 .actions{display:flex;gap:12px;align-items:center;flex-wrap:wrap}
 .actions form.inline{display:flex;gap:6px;align-items:center}
 .actions select{padding:5px 8px;font-size:14px}
+form.stack .actions{margin-top:16px}
+form.stack .actions button{margin:0}
 figure.chart{margin:4px 0 8px;border:1px solid #e3e6ea;border-radius:10px;padding:8px}
 svg.chart{display:block;width:100%;height:auto}
 svg.chart .grid{stroke:#eef0f2}
@@ -84,6 +88,16 @@ p.pager{display:flex;gap:16px}
 .plan .description{margin:0 0 8px}
 .plan ul.terms{padding-left:18px;margin:0 0 12px;font-size:14px}
 .plan .plan-action{margin:auto 0 0}
+form.stack{max-width:640px}
+form.stack fieldset{border:1px solid #e3e6ea;border-radius:10px;padding:10px 14px;margin:12px 0}
+form.stack legend{font-weight:600;padding:0 4px}
+label.check{display:flex;gap:8px;align-items:baseline;font-weight:400;margin:6px 0}
+label.check input{width:auto;margin:0}
+.indent{margin-left:26px}
+code.url{color:#57606a;font-size:12px}
+table.keys{font-size:13px}
+table.keys td{vertical-align:top}
+table.keys td.name{font-weight:600}
 footer{margin-top:32px;padding-top:12px;border-top:1px solid #e3e6ea;font-size:13px;color:#57606a;display:flex;gap:12px;flex-wrap:wrap}
 `;
 
@@ -117,7 +131,7 @@ function footer(tenant: Tenant, removeBranding: boolean): SafeHtml {
 
 /** A portal page in the API's name, logo, accent colour and tagline, with its navigation and footer. */
 export function sendPortalPage(reply: FastifyReply, tenant: Tenant, page: PortalPage) {
-  const nav = page.nav === false ? html`` : html`<nav class="portal">${NAV.map((item) => html`<a href="${item.path}"${page.active === item.path ? html` aria-current="page"` : ''}>${item.label}</a>`)}</nav>`;
+  const nav = page.nav === false ? html`` : html`<nav class="portal">${NAV.filter((item) => !('shown' in item) || item.shown(tenant)).map((item) => html`<a href="${item.path}"${page.active === item.path ? html` aria-current="page"` : ''}>${item.label}</a>`)}</nav>`;
   const tagline = tenant.api.tagline ? html`<p class="tagline">${tenant.api.tagline}</p>` : html``;
   return sendPage(reply, {
     title: page.title,

@@ -7,6 +7,8 @@ import { portalContext, sendStatePage, type PortalContext, type PortalDeps } fro
 import { accountPage, changePassword, chooseCustomer } from './pages/account.js';
 import { acceptInvite, invitePage } from './pages/invite.js';
 import { createKey, keysPage, revokeConfirmPage, revokeKey } from './pages/keys.js';
+import { apiKeysPage, createApiKey, queryNotice } from './pages/api-keys.js';
+import { renameApiKey, renamePage, revokeAllApiKeys, revokeAllPage, revokeApiKey, revokePage, rollApiKey, rollPage } from './pages/api-key-changes.js';
 import { overviewPage } from './pages/overview.js';
 import { quickstartPage } from './pages/quickstart.js';
 import { ledgerPage } from './pages/ledger.js';
@@ -21,7 +23,12 @@ type Params = Record<string, string>;
 interface Options {
   /** The page stays open to a customer waiting for approval or suspended (their account). */
   inactiveAllowed?: boolean;
+  /** The page exists only while the owner has end-user keys turned on; else it is a 404. */
+  keysOn?: boolean;
 }
+
+/** Whether the request reached a page that does not exist on this API now. */
+const absent = (request: FastifyRequest, options: Options) => options.keysOn === true && !request.tenant.settings.keys_enabled;
 
 /**
  * The customer portal: the API's own site on its tenant host, where its customers' people sign in
@@ -34,12 +41,14 @@ export function portalRoutes(deps: PortalDeps) {
 
     const page = (path: string, handler: (ctx: PortalContext, params: Params) => unknown, options: Options = {}) =>
       app.get(path, async (request: FastifyRequest, reply: FastifyReply) => {
+        if (absent(request, options)) return reply.callNotFound();
         const ctx = await portalContext(deps, request, reply, options);
         return ctx ? handler(ctx, request.params as Params) : reply;
       });
     // Every change is a form post: its CSRF token is checked before anything is read or done.
     const post = (path: string, handler: (ctx: PortalContext, body: FormBody, params: Params) => unknown, options: Options = {}) =>
       app.post(path, async (request: FastifyRequest, reply: FastifyReply) => {
+        if (absent(request, options)) return reply.callNotFound();
         const body = formBody(request.body);
         if (!csrfValid(request, body[CSRF_FIELD], request.tenant.issuer)) {
           return sendStatePage(deps, request.tenant, reply, 'The form expired', html`<h1>The form expired</h1><p>Go <a href="/">back</a> and try again.</p>`, 403);
@@ -53,6 +62,19 @@ export function portalRoutes(deps: PortalDeps) {
     post('/keys', (ctx, body) => createKey(deps, ctx, body));
     page('/keys/:id/revoke', (ctx, params) => revokeConfirmPage(deps, ctx, params.id!));
     post('/keys/:id/revoke', (ctx, _body, params) => revokeKey(deps, ctx, params.id!));
+    // People's own keys: theirs whatever their customer's state, so a suspended customer's people
+    // can still see and revoke them (spec 3).
+    const keys: Options = { keysOn: true, inactiveAllowed: true };
+    page('/api-keys', (ctx) => apiKeysPage(deps, ctx, queryNotice(ctx)), keys);
+    post('/api-keys', (ctx, body) => createApiKey(deps, ctx, body), keys);
+    page('/api-keys/revoke-all', (ctx) => revokeAllPage(deps, ctx), keys);
+    post('/api-keys/revoke-all', (ctx) => revokeAllApiKeys(deps, ctx), keys);
+    page('/api-keys/:id/rename', (ctx, params) => renamePage(deps, ctx, params.id!), keys);
+    post('/api-keys/:id/rename', (ctx, body, params) => renameApiKey(deps, ctx, body, params.id!), keys);
+    page('/api-keys/:id/roll', (ctx, params) => rollPage(deps, ctx, params.id!), keys);
+    post('/api-keys/:id/roll', (ctx, body, params) => rollApiKey(deps, ctx, body, params.id!), keys);
+    page('/api-keys/:id/revoke', (ctx, params) => revokePage(deps, ctx, params.id!), keys);
+    post('/api-keys/:id/revoke', (ctx, _body, params) => revokeApiKey(deps, ctx, params.id!), keys);
     page('/usage', (ctx) => usagePage(deps, ctx));
     page('/ledger', (ctx) => ledgerPage(deps, ctx));
     page('/billing', (ctx) => billingPage(deps, ctx));

@@ -9,6 +9,8 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { after, before, test } from 'node:test';
 import { rateRules } from '../../src/accounts/limits.js';
+import { remindExpiringKeys } from '../../src/end-user-keys/reminders.js';
+import { assertActive, createKey, keyHolder, patchKeySettings } from '../support/end-user-keys.js';
 import { wrongTotp } from '../support/codes.js';
 import { enableTwoFactor, PASSWORD, signUp, uniqueEmail } from '../support/flows.js';
 import { startIssuer, tenantFetch, webRequest, type IssuerFixture } from '../support/issuer.js';
@@ -186,7 +188,29 @@ const triggers: Record<string, () => Promise<ReceivedMail>> = {
     assert.equal((await f.owner.client.patch(`/apis/${f.apiId}/customers/${made.body.id}`, { low_balance_micro: made.body.balance_micro + 1 })).status, 200);
     return mailFrom(email, /is low$/, () => f.t.services.payments.lowBalance.check());
   },
+  // A person makes a key through an owner's web app (the account API): the mail links to the
+  // portal's keys page.
+  'end-user-keys.newKey': async () => {
+    await keysOn();
+    const holder = await keyHolder(f);
+    return mailFrom(holder.person.email, /A new API key was created/, () => createKey(holder.api, f));
+  },
+  // A key that expires within 7 days and was used (introspected) is reminded by the job.
+  'end-user-keys.expiryReminder': async () => {
+    await keysOn();
+    const holder = await keyHolder(f);
+    const made = await createKey(holder.api, f, { expires_in_days: 7 });
+    await assertActive(f, made.secret);
+    return mailFrom(holder.person.email, /expires in 7 days/, () => remindExpiringKeys(f.t.services.db, f.t.clock, f.t.services.outbox, (slug) => f.t.services.apis.portalUrl(slug)));
+  },
 };
+
+/** Turns end-user keys on once. */
+let keysAreOn = false;
+async function keysOn() {
+  if (!keysAreOn) await patchKeySettings(f, { enabled: true });
+  keysAreOn = true;
+}
 
 /** Connects the API's payments account once (the development provider). */
 let paymentsConnected = false;
@@ -196,12 +220,7 @@ async function connectPayments() {
 }
 
 /** Templates this test does not trigger, each with the reason. */
-const LEFT_OUT: Record<string, string> = {
-  // Both link to the portal's keys page `/api-keys` (docs/decisions.md), which issue 15 item 7
-  // builds; test/end-user-keys/mails-and-jobs.test.ts checks their text and link until then.
-  'end-user-keys.expiryReminder': 'the keys page /api-keys arrives with issue 15 item 7',
-  'end-user-keys.newKey': 'the keys page /api-keys arrives with issue 15 item 7',
-};
+const LEFT_OUT: Record<string, string> = {};
 
 // --- Links ---
 
@@ -278,6 +297,8 @@ test('the links of the mails point where they should', async () => {
     assert.equal(links.length, 1, template);
     assert.match(links[0]!, new RegExp(`^${f.issuer.replace(/[.]/g, '\\.')}/invites/[A-Za-z0-9_-]{43}$`), template);
   }
+  // The key mails land on the portal's page of people's own keys.
+  assert.deepEqual(linksIn(await triggers['end-user-keys.newKey']!()), [`${f.issuer}/api-keys`]);
   const code = await triggers['accounts.signupCode']!();
   assert.deepEqual(linksIn(code), [], 'a code mail has no link');
 });
