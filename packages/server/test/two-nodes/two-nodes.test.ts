@@ -151,6 +151,34 @@ test('a change through node A is seen at node B within 1 s: credit, SDK secret r
   await seenWithin(SEEN_WITHIN_MS, () => snapshotVia(nodeB, secret).then((a) => a.body?.tenant_status), (s) => s === 'suspended', 'suspension at B');
 });
 
+test("a server's credentials changed through node A are seen at node B within 1 s: secret rotated, server deleted", { skip }, async () => {
+  const api = await createApi(t, { name: 'Introspected' }, owner);
+  const base_ = `/apis/${api.apiId}/signin/servers`;
+  const made = await consoleVia(nodeA, 'POST', base_, { name: 'Weather server', resource_url: 'https://api.weather.example/', permissions: [{ name: 'read:weather', description: 'Read' }] });
+  assert.equal(made.status, 200, made.text);
+  const issuer = `http://${api.slug}.localhost:${nodeA.port}`;
+  const introspectAtB = (secret: string) =>
+    callNode(nodeB.port, `${issuer}/oauth/introspect`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        accept: 'application/json',
+        authorization: `Basic ${Buffer.from(`${encodeURIComponent(made.body.client_id)}:${encodeURIComponent(secret)}`).toString('base64')}`,
+      },
+      body: 'token=not-a-token',
+    }).then((a) => a.status);
+  assert.equal(await introspectAtB(made.body.client_secret), 200);
+  // Rotated through A: B takes the new secret (a cache of verified secrets must not refuse it).
+  const rotated = await consoleVia(nodeA, 'POST', `${base_}/${made.body.id}/secret/rotate`);
+  assert.equal(rotated.status, 200, rotated.text);
+  await seenWithin(SEEN_WITHIN_MS, () => introspectAtB(rotated.body.client_secret), (s) => s === 200, 'new server secret at B');
+  // Deleted through A: B refuses its credentials, old and new.
+  const deleted = await consoleVia(nodeA, 'DELETE', `${base_}/${made.body.id}`);
+  assert.equal(deleted.status, 204, deleted.text);
+  await seenWithin(SEEN_WITHIN_MS, () => introspectAtB(rotated.body.client_secret), (s) => s === 401, 'deleted server refused at B');
+  await seenWithin(SEEN_WITHIN_MS, () => introspectAtB(made.body.client_secret), (s) => s === 401, 'deleted server (old secret) refused at B');
+});
+
 test('rate limits are global: failed sign-ins through A and B together count once', { skip }, async () => {
   // loginPerEmail allows 10 attempts per address in 15 minutes (accounts/limits.ts).
   const email = uniqueEmail('limited');
