@@ -117,27 +117,35 @@ export interface UsagePosting {
 
 /**
  * Folds usage into one ledger entry per customer per UTC day, updated in place, and moves the
- * balances: one statement each for the entries and for the balances. The caller has checked that
- * every entry and balance stays within ±MONEY_BOUND (sdk-sync/usage-bounds.ts).
+ * balances, in one statement (one round trip): the entries and the balances are written by two
+ * data-modifying CTEs, which touch different tables and only rows of customers the caller has
+ * locked, so running them together changes no lock order. The caller has checked that every entry
+ * and balance stays within ±MONEY_BOUND (sdk-sync/usage-bounds.ts).
  */
 export async function postUsage(trx: Trx, apiId: string, postings: UsagePosting[], newIds: string[], at: Date) {
   if (!postings.length) return;
-  // Arrays through unnest: one short statement each, however many customers a report names.
-  await sql`insert into ledger_entries (id, api_id, customer_id, kind, amount_micro, requests, usage_day, note, actor, created_at, updated_at)
-    select r.id, ${apiId}, r.customer_id, 'usage', r.amount, r.requests, r.day, '', 'sdk', ${at}::timestamptz, ${at}::timestamptz
-    from unnest(${newIds}::text[], ${postings.map((p) => p.customerId)}::text[], ${postings.map((p) => (-p.chargeMicro).toString())}::bigint[],
-                ${postings.map((p) => p.requests)}::bigint[], ${postings.map((p) => p.day)}::date[]) as r(id, customer_id, amount, requests, day)
-    on conflict (customer_id, usage_day) where kind = 'usage'
-    do update set amount_micro = ledger_entries.amount_micro + excluded.amount_micro,
-                  requests = ledger_entries.requests + excluded.requests,
-                  updated_at = excluded.updated_at`.execute(trx);
   const byCustomer = new Map<string, bigint>();
   for (const p of postings) byCustomer.set(p.customerId, (byCustomer.get(p.customerId) ?? 0n) + p.chargeMicro);
-  await sql`update customers c set balance_micro = c.balance_micro - v.charge,
-      balance_seq = c.balance_seq + 1,
-      last_used_at = greatest(c.last_used_at, ${at}::timestamptz)
-    from unnest(${[...byCustomer.keys()]}::text[], ${[...byCustomer.values()].map(String)}::bigint[]) as v(id, charge)
-    where c.id = v.id and c.api_id = ${apiId}`.execute(trx);
+  // Arrays through unnest: one short statement however many customers a report names.
+  await sql`with entries as (
+      insert into ledger_entries (id, api_id, customer_id, kind, amount_micro, requests, usage_day, note, actor, created_at, updated_at)
+      select r.id, ${apiId}, r.customer_id, 'usage', r.amount, r.requests, r.day, '', 'sdk', ${at}::timestamptz, ${at}::timestamptz
+      from unnest(${newIds}::text[], ${postings.map((p) => p.customerId)}::text[], ${postings.map((p) => (-p.chargeMicro).toString())}::bigint[],
+                  ${postings.map((p) => p.requests)}::bigint[], ${postings.map((p) => p.day)}::date[]) as r(id, customer_id, amount, requests, day)
+      on conflict (customer_id, usage_day) where kind = 'usage'
+      do update set amount_micro = ledger_entries.amount_micro + excluded.amount_micro,
+                    requests = ledger_entries.requests + excluded.requests,
+                    updated_at = excluded.updated_at
+      returning 1
+    ), balances as (
+      update customers c set balance_micro = c.balance_micro - v.charge,
+        balance_seq = c.balance_seq + 1,
+        last_used_at = greatest(c.last_used_at, ${at}::timestamptz)
+      from unnest(${[...byCustomer.keys()]}::text[], ${[...byCustomer.values()].map(String)}::bigint[]) as v(id, charge)
+      where c.id = v.id and c.api_id = ${apiId}
+      returning 1
+    )
+    select (select count(*) from entries) as entries, (select count(*) from balances) as balances`.execute(trx);
 }
 
 export function ledgerPage(

@@ -180,22 +180,6 @@ export interface MonthCount {
   charged: number;
 }
 
-/**
- * Adds to customers' monthly counters. These are statistics and quota floors, not money of record
- * (balances and ledger entries are), so they saturate at the bound instead of refusing usage.
- */
-export async function addCustomerMonths(trx: Trx, apiId: string, rows: MonthCount[]) {
-  if (!rows.length) return;
-  const add = (column: string) => saturatedUpsertAdd('customer_usage_months', column);
-  await sql`insert into customer_usage_months (customer_id, api_id, month, requests, billable, charged_micro)
-    select r.customer_id, ${apiId}, r.month, r.requests, r.billable, r.charged from unnest(
-      ${rows.map((r) => r.customerId)}::text[], ${rows.map((r) => r.month)}::date[], ${rows.map((r) => r.requests)}::bigint[],
-      ${rows.map((r) => r.billable)}::bigint[], ${rows.map((r) => r.charged)}::bigint[]
-    ) as r(customer_id, month, requests, billable, charged)
-    on conflict (customer_id, month) do update set
-      requests = ${add('requests')}, billable = ${add('billable')}, charged_micro = ${add('charged_micro')}`.execute(trx);
-}
-
 export interface CustomerDayCount {
   customerId: string;
   day: string;
@@ -203,23 +187,6 @@ export interface CustomerDayCount {
   billable: number;
   errors: number;
   charged: number;
-}
-
-/**
- * Adds to customers' daily counters (the portal's usage page), saturated like the monthly ones.
- * Each row belongs to one customer, whose row the report has locked, so two reports never wait
- * on each other here in an order the customer locks did not already fix.
- */
-export async function addCustomerDays(trx: Trx, apiId: string, rows: CustomerDayCount[]) {
-  if (!rows.length) return;
-  const add = (column: string) => saturatedUpsertAdd('customer_usage_days', column);
-  await sql`insert into customer_usage_days (customer_id, api_id, day, requests, billable, errors, charged_micro)
-    select r.customer_id, ${apiId}, r.day, r.requests, r.billable, r.errors, r.charged from unnest(
-      ${rows.map((r) => r.customerId)}::text[], ${rows.map((r) => r.day)}::date[], ${rows.map((r) => r.requests)}::bigint[],
-      ${rows.map((r) => r.billable)}::bigint[], ${rows.map((r) => r.errors)}::bigint[], ${rows.map((r) => r.charged)}::bigint[]
-    ) as r(customer_id, day, requests, billable, errors, charged)
-    on conflict (customer_id, day) do update set
-      requests = ${add('requests')}, billable = ${add('billable')}, errors = ${add('errors')}, charged_micro = ${add('charged_micro')}`.execute(trx);
 }
 
 export interface DayCount {
@@ -231,17 +198,70 @@ export interface DayCount {
   testRequests: number;
 }
 
-/** Adds to an API's daily statistics, saturated at the bound like the monthly counters. */
-export async function addApiDays(trx: Trx, apiId: string, rows: DayCount[]) {
-  if (!rows.length) return;
-  const add = (column: string) => saturatedUpsertAdd('api_usage_days', column);
-  const values = sql.join(
-    rows.map((r) => sql`(${apiId}, ${r.day}::date, ${r.requests}::bigint, ${r.billable}::bigint, ${r.errors}::bigint, ${r.charged}::bigint, ${r.testRequests}::bigint)`),
-  );
-  await sql`insert into api_usage_days (api_id, day, requests, billable, errors, charged_micro, test_requests) values ${values}
-    on conflict (api_id, day) do update set
-      requests = ${add('requests')}, billable = ${add('billable')}, errors = ${add('errors')},
-      charged_micro = ${add('charged_micro')}, test_requests = ${add('test_requests')}`.execute(trx);
+export interface UsageCounters {
+  months: MonthCount[];
+  customerDays: CustomerDayCount[];
+  /** In day order: see below. */
+  apiDays: DayCount[];
+  /** Keys whose last_used_at is written when it is older than `staleBefore` (a minute is precise enough). */
+  keyIds: string[];
+  at: Date;
+  staleBefore: Date;
+}
+
+/**
+ * Adds a report's counts to the customers' months and days, the API's days, and the keys'
+ * last use, in one statement (one round trip; each table through unnest, one data-modifying CTE
+ * each). The counters are statistics and quota floors, not money of record (balances and ledger
+ * entries are), so they saturate at the bound instead of refusing usage.
+ *
+ * Locks: customer months and days and keys belong to customers the report has locked, so two
+ * reports never wait on each other there in an order the customer locks did not already fix. The
+ * API's day rows are shared by reports of different customers, which those locks do not order:
+ * they are upserted in day order (the rows come sorted and `with ordinality` keeps it), so two
+ * reports covering the same two days cannot lock them in opposite orders and deadlock.
+ */
+export async function addUsageCounters(trx: Trx, apiId: string, counters: UsageCounters) {
+  const { months, customerDays, apiDays, keyIds } = counters;
+  const addMonth = (column: string) => saturatedUpsertAdd('customer_usage_months', column);
+  const addCustomerDay = (column: string) => saturatedUpsertAdd('customer_usage_days', column);
+  const addApiDay = (column: string) => saturatedUpsertAdd('api_usage_days', column);
+  await sql`with months as (
+      insert into customer_usage_months (customer_id, api_id, month, requests, billable, charged_micro)
+      select r.customer_id, ${apiId}, r.month, r.requests, r.billable, r.charged from unnest(
+        ${months.map((r) => r.customerId)}::text[], ${months.map((r) => r.month)}::date[], ${months.map((r) => r.requests)}::bigint[],
+        ${months.map((r) => r.billable)}::bigint[], ${months.map((r) => r.charged)}::bigint[]
+      ) as r(customer_id, month, requests, billable, charged)
+      on conflict (customer_id, month) do update set
+        requests = ${addMonth('requests')}, billable = ${addMonth('billable')}, charged_micro = ${addMonth('charged_micro')}
+      returning 1
+    ), customer_days as (
+      insert into customer_usage_days (customer_id, api_id, day, requests, billable, errors, charged_micro)
+      select r.customer_id, ${apiId}, r.day, r.requests, r.billable, r.errors, r.charged from unnest(
+        ${customerDays.map((r) => r.customerId)}::text[], ${customerDays.map((r) => r.day)}::date[], ${customerDays.map((r) => r.requests)}::bigint[],
+        ${customerDays.map((r) => r.billable)}::bigint[], ${customerDays.map((r) => r.errors)}::bigint[], ${customerDays.map((r) => r.charged)}::bigint[]
+      ) as r(customer_id, day, requests, billable, errors, charged)
+      on conflict (customer_id, day) do update set
+        requests = ${addCustomerDay('requests')}, billable = ${addCustomerDay('billable')}, errors = ${addCustomerDay('errors')}, charged_micro = ${addCustomerDay('charged_micro')}
+      returning 1
+    ), api_days as (
+      insert into api_usage_days (api_id, day, requests, billable, errors, charged_micro, test_requests)
+      select ${apiId}, r.day, r.requests, r.billable, r.errors, r.charged, r.test_requests from unnest(
+        ${apiDays.map((r) => r.day)}::date[], ${apiDays.map((r) => r.requests)}::bigint[], ${apiDays.map((r) => r.billable)}::bigint[],
+        ${apiDays.map((r) => r.errors)}::bigint[], ${apiDays.map((r) => r.charged)}::bigint[], ${apiDays.map((r) => r.testRequests)}::bigint[]
+      ) with ordinality as r(day, requests, billable, errors, charged, test_requests, n)
+      order by r.n
+      on conflict (api_id, day) do update set
+        requests = ${addApiDay('requests')}, billable = ${addApiDay('billable')}, errors = ${addApiDay('errors')},
+        charged_micro = ${addApiDay('charged_micro')}, test_requests = ${addApiDay('test_requests')}
+      returning 1
+    ), keys as (
+      update customer_keys set last_used_at = ${counters.at}::timestamptz
+      where api_id = ${apiId} and id = any(${keyIds}::uuid[]) and (last_used_at is null or last_used_at < ${counters.staleBefore}::timestamptz)
+      returning 1
+    )
+    select (select count(*) from months) as months, (select count(*) from customer_days) as customer_days,
+           (select count(*) from api_days) as api_days, (select count(*) from keys) as keys`.execute(trx);
 }
 
 /** Current usage policies of customers, for items that name none. */
@@ -251,18 +271,6 @@ export function currentPolicyIds(trx: Trx, apiId: string, customerIds: string[])
     .select(['id', 'usage_policy_id'])
     .where('api_id', '=', apiId)
     .where(sql<boolean>`id = any(${customerIds}::text[])`)
-    .execute();
-}
-
-/** last_used_at of keys, written only when it is older than `staleBefore` (a minute is precise enough). */
-export async function touchKeys(trx: Trx, apiId: string, keyIds: string[], at: Date, staleBefore: Date) {
-  if (!keyIds.length) return;
-  await trx
-    .updateTable('customer_keys')
-    .set({ last_used_at: at })
-    .where('api_id', '=', apiId)
-    .where(sql<boolean>`id = any(${keyIds}::uuid[])`)
-    .where((eb) => eb.or([eb('last_used_at', 'is', null), eb('last_used_at', '<', staleBefore)]))
     .execute();
 }
 

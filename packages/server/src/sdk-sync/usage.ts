@@ -35,6 +35,8 @@ export class UsageService {
   // Both hold facts that never change once written: a key's customer (and whether it is the test
   // customer), and a usage policy. Caching them takes two lookups off every report.
   readonly #keys = new BoundedCache<string, { id: string; customer_id: string; is_test: boolean }>(200_000);
+  // APIs whose first_usage_at this node has seen committed: it is set once and never cleared.
+  readonly #firstUsageSet = new BoundedCache<string, true>(100_000);
   readonly #policies = new BoundedCache<string, { id: string; customer_id: string; price_per_request_micro: number; billable_status_codes: number[] }>(200_000);
 
   constructor(
@@ -145,6 +147,8 @@ export class UsageService {
               : { idempotency_key: item.answerKey, status: 'rejected', detail: 'idempotency_key was used before with a different payload' };
       }
     });
+    // Committed: an accepted item means first_usage_at is set now (by this report or before).
+    if (results.some((r) => r.status === 'accepted')) this.#firstUsageSet.set(apiId, true);
     return results;
   }
 
@@ -191,8 +195,11 @@ export class UsageService {
    */
   async #apply(trx: Trx, apiId: string, accepted: Priced[], now: Date): Promise<Map<string, string>> {
     // The API row before any customer, as a change of the API's terms takes them (API, then its
-    // customers in id order); only the first report of an API changes the row at all.
-    await this.apis.markFirstUsage(trx, apiId, now);
+    // customers in id order); only the first report of an API changes the row at all, so once
+    // this node has seen it set the statement (which then locks nothing) is left out.
+    if (!this.#firstUsageSet.get(apiId)) {
+      await this.apis.markFirstUsage(trx, apiId, now);
+    }
     // Customers are locked in id order first: concurrent reports never deadlock on each other.
     const customerIds = [...new Set(accepted.map((p) => p.customerId))].sort();
     const locked = await this.ledger.lockCustomers(trx, apiId, customerIds);
@@ -247,17 +254,18 @@ export class UsageService {
       });
     }
     // Postings stay bigints (fitWithinBounds kept every balance and entry they make within the
-    // bound); the counters are statistics and saturate at it (sdk-sync/queries.ts).
+    // bound); the counters are statistics and saturate at it (sdk-sync/queries.ts). Two round
+    // trips: the money of record (the ledger's), then every counter (this capability's).
     const postings = [...perCustomerDay.values()];
     await this.ledger.postUsage(trx, apiId, postings, postings.map(() => newId('led')), now);
-    await q.addCustomerMonths(trx, apiId, [...perCustomerMonth.values()].map((v) => ({ ...v, charged: saturate(v.chargeBig) })));
-    await q.addCustomerDays(trx, apiId, [...perCustomerDayCount.values()].map((v) => ({ ...v, charged: saturate(v.chargeBig) })));
-    // The API's day rows are shared by reports of different customers, which the customer locks do
-    // not order. Upserted in the order the items came (by idempotency key), two reports covering
-    // the same two days could lock them in opposite orders and deadlock on PostgreSQL, answering
-    // 500 to both. Always in day order instead.
-    const days = [...perDay.values()].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0));
-    await q.addApiDays(trx, apiId, days.map((v) => ({ ...v, charged: saturate(v.chargeBig) })));
-    await q.touchKeys(trx, apiId, [...new Set(items.map((p) => p.item.apiKeyId))], now, addMs(now, -MINUTE));
+    await q.addUsageCounters(trx, apiId, {
+      months: [...perCustomerMonth.values()].map((v) => ({ ...v, charged: saturate(v.chargeBig) })),
+      customerDays: [...perCustomerDayCount.values()].map((v) => ({ ...v, charged: saturate(v.chargeBig) })),
+      // Day order: the API's day rows are shared by reports of different customers (queries.ts).
+      apiDays: [...perDay.values()].sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : 0)).map((v) => ({ ...v, charged: saturate(v.chargeBig) })),
+      keyIds: [...new Set(items.map((p) => p.item.apiKeyId))],
+      at: now,
+      staleBefore: addMs(now, -MINUTE),
+    });
   }
 }
