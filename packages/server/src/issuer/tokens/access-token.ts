@@ -1,10 +1,10 @@
 import { decodeProtectedHeader, jwtVerify, type JWTPayload } from 'jose';
 import type { Clock } from '../../platform/clock.js';
-import type { Db } from '../../platform/db/database.js';
+import type { CachedReads } from '../cached-reads.js';
 import type { SigningKeys } from '../keys/signing-keys.js';
 import type { Tenant } from '../tenant.js';
 import { grantIdOfJti } from './minting.js';
-import { grantState, issuedAt } from './queries.js';
+import { issuedAt } from './queries.js';
 
 export interface AccessTokenClaims extends JWTPayload {
   iss: string;
@@ -24,8 +24,8 @@ export interface AccessTokenClaims extends JWTPayload {
  * kid, iss, exp), then that it is still active (spec 3: its grant not revoked, its person not
  * suspended, its session not ended, its service not paused). Null for anything else.
  */
-export async function activeAccessToken(db: Db, clock: Clock, keys: SigningKeys, tenant: Tenant, token: string): Promise<AccessTokenClaims | null> {
-  const claims = await verifiedAccessToken(db, clock, keys, tenant, token);
+export async function activeAccessToken(reads: CachedReads, clock: Clock, keys: SigningKeys, tenant: Tenant, token: string): Promise<AccessTokenClaims | null> {
+  const claims = await verifiedAccessToken(reads, clock, keys, tenant, token);
   return claims && tenant.api.status === 'active' ? claims : null;
 }
 
@@ -33,7 +33,7 @@ export async function activeAccessToken(db: Db, clock: Clock, keys: SigningKeys,
  * activeAccessToken without the service's status: the account API lets people list, rename and
  * revoke their keys while the service is paused (spec 3).
  */
-export async function verifiedAccessToken(db: Db, clock: Clock, keys: SigningKeys, tenant: Tenant, token: string): Promise<AccessTokenClaims | null> {
+export async function verifiedAccessToken(reads: CachedReads, clock: Clock, keys: SigningKeys, tenant: Tenant, token: string): Promise<AccessTokenClaims | null> {
   let kid: string | undefined;
   try {
     const header = decodeProtectedHeader(token);
@@ -60,7 +60,7 @@ export async function verifiedAccessToken(db: Db, clock: Clock, keys: SigningKey
   }
   const grantId = grantIdOfJti(claims.jti);
   if (!grantId) return null;
-  const state = await grantState(db, tenant.api.id, grantId);
+  const state = await reads.grantState(tenant.api.id, grantId);
   if (!state || state.revoked_at || state.person_status !== 'active' || state.client_id !== claims.client_id) return null;
   // The iss claim was checked above; the grant must be of this issuer too (issue 17).
   if (!issuedAt(state.issuer, { issuer: tenant.issuer, legacy: tenant.host === 'portal' })) return null;

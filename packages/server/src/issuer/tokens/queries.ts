@@ -1,6 +1,7 @@
 import type { ExpressionBuilder, Insertable } from 'kysely';
 import type { Db, Trx } from '../../platform/db/database.js';
 import type { AuthorizationCodesTable, RefreshTokensTable, TokenGrantsTable } from './tables.js';
+import { changed, notifyChange } from '../../platform/db/change-feed.js';
 
 type Executor = Db | Trx;
 
@@ -136,6 +137,7 @@ export interface UnspentStanding {
 
 export async function revokeGrant(db: Executor, apiId: string, grantId: string, now: Date) {
   await db.updateTable('token_grants').set({ revoked_at: now }).where('api_id', '=', apiId).where('id', '=', grantId).where('revoked_at', 'is', null).execute();
+  await notifyChange(db, [changed.grant(grantId)]);
 }
 
 export async function insertRefreshToken(db: Executor, row: Insertable<RefreshTokensTable>) {
@@ -206,6 +208,7 @@ function grantStateQuery(db: Executor, apiId: string) {
       'token_grants.id',
       'token_grants.client_id',
       'token_grants.person_id',
+      'token_grants.session_id',
       'token_grants.scopes',
       'token_grants.resource',
       'token_grants.offline',
