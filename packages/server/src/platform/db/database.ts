@@ -56,7 +56,13 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new LocalChanges()] });
-    const listenConfig = { connectionString: options.url, keepAlive: true, ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}) };
+    // Named after the schema, so an operator (or a test) can find a deployment's listeners.
+    const listenConfig = {
+      connectionString: options.url,
+      keepAlive: true,
+      application_name: `gatehouse_changes_${options.schema ?? 'public'}`.slice(0, 63),
+      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    };
     return { db, kind: 'postgres', close: () => db.destroy(), listen: (onPayload, onStatus) => listenPostgres(listenConfig, onPayload, onStatus) };
   }
   const { PGlite } = await import('@electric-sql/pglite');
