@@ -93,6 +93,8 @@ import { tlsRoutes } from './domains/tls-routes.js';
 import { domainChecksJob } from './jobs/domain-checks.js';
 import { KeyIntrospector } from './end-user-keys/introspection.js';
 import { endUserKeyReminderJob, endUserKeyRetentionJob } from './jobs/end-user-keys.js';
+import { ChangeFeed } from './platform/db/change-feed.js';
+import { CachedReads } from './issuer/cached-reads.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -177,7 +179,10 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   devProvider?.deliverTo((raw, signature) => payments.receiveWebhook('dev', raw, signature));
   const stats: StatsService = new StatsService(db, clock, apis, customers, ledger, (apiId) => payments.ready(apiId));
   const snapshots = new SnapshotService(db, clock, apis);
-  const signingKeys = new SigningKeys(db, clock, box);
+  // Per-node caches and the notifications that keep them true; buildApp starts listening.
+  const changes = new ChangeFeed();
+  const issuerReads = new CachedReads(db, changes);
+  const signingKeys = new SigningKeys(db, clock, box, changes);
   const registry = new RegistryService(db, clock, audit, apis, signingKeys);
   const people = new PeopleDirectory(db, clock, audit, apis);
   const personSessions = new PersonSessions(db, clock);
@@ -187,7 +192,7 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   const authorization = new AuthorizationService(db, clock, personSessions, tokens, config.baseUrl.startsWith('https:'), tokenBuckets);
   const logos = new LogoCache(clock, config.outboundAllowPrivate);
   const metadataDocuments = new MetadataDocuments(clock, { allowPrivateAddresses: config.outboundAllowPrivate, ...(deps.outboundTestCa ? { extraCa: deps.outboundTestCa } : {}) });
-  const clients = new ClientDirectory(db, clock, metadataDocuments, platformPlans, tokenBuckets);
+  const clients = new ClientDirectory(db, clock, metadataDocuments, platformPlans, tokenBuckets, issuerReads);
   const registration = new Registration(db, clock, apis, clients, tokenBuckets);
   const usage = new UsageService(db, clock, apis, ledger);
   const endUserKeys = new EndUserKeys(db, clock, audit, outbox, platformPlans);
@@ -212,6 +217,7 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
     config, clock, db, database: deps.database, devOutbox, metrics, box, rateLimits, outbox, audit, accounts, workspaces, auth,
     platformPlans, apis, domains, ledger, customers, customerInvitations, customerMembers, customerPortalView, plans, stats, snapshots, usage, scheduler, signingKeys, registry, people,
     personSessions, personAccounts, tokens, authorization, tokenBuckets, logos, payments, devProvider, metadataDocuments, clients, registration, endUserKeys, keyIntrospector,
+    changes, issuerReads,
   };
 }
 
@@ -244,6 +250,8 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   app.removeContentTypeParser('text/plain');
 
   const services = buildServices(deps, (line) => app.log.info(line), (error) => app.log.error({ err: error }, 'background task failed'));
+  services.changes.start(deps.database);
+  app.addHook('onClose', () => services.changes.stop());
   const secureCookies = config.baseUrl.startsWith('https:');
 
   installProblemHandler(app, { applies: (request) => isTenantFace(request.face), handler: issuerErrorHandler });

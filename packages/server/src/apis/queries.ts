@@ -1,6 +1,7 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Db, Trx } from '../platform/db/database.js';
 import type { ApisTable } from './tables.js';
+import { changed, notifyChange } from '../platform/db/change-feed.js';
 
 type Executor = Db | Trx;
 
@@ -25,11 +26,15 @@ export function apisOfWorkspace(db: Executor, workspaceId: string) {
 }
 
 export async function updateApi(trx: Executor, id: string, changes: Updateable<ApisTable>) {
-  return trx.updateTable('apis').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  const api = await trx.updateTable('apis').set(changes).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  // Status, name, branding, slug, plan: the sign-in service's tenant cache holds them all.
+  await notifyChange(trx, [changed.api(id)]);
+  return api;
 }
 
 export async function deleteApi(trx: Trx, id: string) {
   await trx.deleteFrom('apis').where('id', '=', id).execute();
+  await notifyChange(trx, [changed.api(id)]);
 }
 
 /** The API a presented SDK secret belongs to: the current secret, or the previous one in its grace. */

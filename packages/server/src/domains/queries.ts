@@ -1,6 +1,7 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Db, Trx } from '../platform/db/database.js';
 import type { CustomDomainsTable } from './tables.js';
+import { changed, notifyChange } from '../platform/db/change-feed.js';
 
 type Executor = Db | Trx;
 
@@ -24,7 +25,9 @@ export function insertDomain(trx: Trx, row: Insertable<CustomDomainsTable>) {
   return trx.insertInto('custom_domains').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export function replaceDomain(trx: Trx, apiId: string, changes: Updateable<CustomDomainsTable>) {
+// Every change of a domain notifies its API: the tenant cache holds which API a host serves.
+export async function replaceDomain(trx: Trx, apiId: string, changes: Updateable<CustomDomainsTable>) {
+  await notifyChange(trx, [changed.api(apiId)]);
   return trx
     .updateTable('custom_domains')
     .set({ ...changes, version: sql<number>`version + 1` })
@@ -34,17 +37,20 @@ export function replaceDomain(trx: Trx, apiId: string, changes: Updateable<Custo
 }
 
 /** Writes a check's outcome over the row it read, and only that one (undefined if it changed since). */
-export function recordCheck(db: Executor, apiId: string, version: number, changes: Updateable<CustomDomainsTable>) {
-  return db
+export async function recordCheck(db: Executor, apiId: string, version: number, changes: Updateable<CustomDomainsTable>) {
+  const row = await db
     .updateTable('custom_domains')
     .set({ ...changes, version: sql<number>`version + 1` })
     .where('api_id', '=', apiId)
     .where('version', '=', version)
     .returningAll()
     .executeTakeFirst();
+  if (row) await notifyChange(db, [changed.api(apiId)]);
+  return row;
 }
 
-export function deleteDomain(trx: Trx, apiId: string) {
+export async function deleteDomain(trx: Trx, apiId: string) {
+  await notifyChange(trx, [changed.api(apiId)]);
   return trx.deleteFrom('custom_domains').where('api_id', '=', apiId).returningAll().executeTakeFirst();
 }
 

@@ -2,13 +2,13 @@
 // for them with the reserved scope platform:api_keys and the issuer alone as audience.
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../platform/clock.js';
-import type { Db } from '../platform/db/database.js';
 import type { SigningKeys } from '../issuer/keys/signing-keys.js';
 import { API_KEYS_SCOPE } from '../issuer/protocol/scopes.js';
 import type { Tenant } from '../issuer/tenant.js';
 import { verifiedAccessToken } from '../issuer/tokens/access-token.js';
 import { KeyApiError } from './errors.js';
 import { STEP_UP_MAX_AGE_S } from './limits.js';
+import type { CachedReads } from '../issuer/cached-reads.js';
 
 export interface AccountCaller {
   personId: string;
@@ -31,10 +31,10 @@ function invalidToken(description: string) {
  * A paused service still lets people list, rename and revoke their keys (spec 3), so the token is
  * judged here without the service's status; create and roll check it themselves.
  */
-export async function accountCaller(db: Db, clock: Clock, keys: SigningKeys, tenant: Tenant, request: FastifyRequest): Promise<AccountCaller> {
+export async function accountCaller(reads: CachedReads, clock: Clock, keys: SigningKeys, tenant: Tenant, request: FastifyRequest): Promise<AccountCaller> {
   const match = BEARER.exec(request.headers.authorization ?? '');
   if (!match) throw invalidToken('A Bearer access token is required');
-  const claims = await verifiedAccessToken(db, clock, keys, tenant, match[1]!);
+  const claims = await verifiedAccessToken(reads, clock, keys, tenant, match[1]!);
   // Spec 4.5: aud is the issuer alone (the scope is never granted with a resource).
   const aud = Array.isArray(claims?.aud) && claims.aud.length === 1 ? claims.aud[0] : claims?.aud;
   if (!claims || aud !== tenant.issuer) throw invalidToken('The access token is not active here');

@@ -11,6 +11,7 @@ import { admitKeyRequest } from './admission.js';
 import { KeyApiError, sendKeyError, type KeyOutcome } from './errors.js';
 import * as s from './schemas.js';
 import type { EndUserKeys } from './service.js';
+import type { CachedReads } from '../issuer/cached-reads.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -39,7 +40,7 @@ function answer<T>(reply: FastifyReply, outcome: KeyOutcome<T>, status = 200) {
  * The account API for end-user keys on the tenant host (spec 4.5): a person's access token with
  * platform:api_keys for the issuer alone, then per-person limits (spec 8), then one service call.
  */
-export function accountApiRoutes(deps: { db: Db; clock: Clock; keys: SigningKeys; endUserKeys: EndUserKeys; buckets: TokenBuckets }) {
+export function accountApiRoutes(deps: { db: Db; reads: CachedReads; clock: Clock; keys: SigningKeys; endUserKeys: EndUserKeys; buckets: TokenBuckets }) {
   const keys = deps.endUserKeys;
   return async (plain: FastifyInstance) => {
     const app = plain.withTypeProvider<TypeBoxTypeProvider>();
@@ -51,7 +52,7 @@ export function accountApiRoutes(deps: { db: Db; clock: Clock; keys: SigningKeys
     app.decorateRequest('accountCaller', null as never);
     // Before the body is validated: who calls and whether they may, then their limits.
     app.addHook('preValidation', async (request: FastifyRequest) => {
-      const caller = await accountCaller(deps.db, deps.clock, deps.keys, request.tenant, request);
+      const caller = await accountCaller(deps.reads, deps.clock, deps.keys, request.tenant, request);
       await admitKeyRequest(deps.buckets, request.tenant.api.id, caller, { change: request.method !== 'GET', stepUp: request.routeOptions.config.stepUp === true }, deps.clock.now());
       request.accountCaller = caller;
     });

@@ -80,7 +80,7 @@ export function issuerRoutes(services: Services, secureCookies: boolean, alongsi
       route.schema = { ...(route.schema ?? {}), hide: true };
     });
     await app.register(formbody, { bodyLimit: 64 * 1024 });
-    registerTenantHook(app, { db, clock, apis: services.apis, domains: services.domains });
+    registerTenantHook(app, { db, reads: services.issuerReads, clock, apis: services.apis, domains: services.domains });
 
     app.addHook('onRequest', async (request, reply) => {
       if (!CORS_PATHS.has(request.url.split('?')[0]!)) return;
@@ -108,9 +108,9 @@ export function issuerRoutes(services: Services, secureCookies: boolean, alongsi
     await app.register(parRoutes({ db, clock, clients }));
     await app.register(tokenRoutes({ db, clock, tokens: services.tokens, clients }));
     await app.register(registrationRoutes(services.registration));
-    await app.register(userinfoRoutes({ db, clock, keys }));
-    await app.register(introspectRoutes({ db, clock, keys, buckets: services.tokenBuckets, endUserKeys: services.keyIntrospector }));
-    await app.register(accountApiRoutes({ db, clock, keys, endUserKeys: services.endUserKeys, buckets: services.tokenBuckets }));
+    await app.register(userinfoRoutes({ db, reads: services.issuerReads, clock, keys }));
+    await app.register(introspectRoutes({ db, reads: services.issuerReads, clock, keys, buckets: services.tokenBuckets, endUserKeys: services.keyIntrospector }));
+    await app.register(accountApiRoutes({ db, reads: services.issuerReads, clock, keys, endUserKeys: services.endUserKeys, buckets: services.tokenBuckets }));
     await app.register(logoutRoutes({ db, keys, sessions: services.personSessions, secureCookies }));
     await app.register(logoRoutes(services.logos));
     await app.register(signinPageRoutes({ authorization: services.authorization, accounts: services.personAccounts, sessions: services.personSessions, secureCookies }));

@@ -5,6 +5,7 @@ import type { Clock } from '../platform/clock.js';
 import type { Db } from '../platform/db/database.js';
 import { findApiAndSettingsById, findApiAndSettingsBySlug } from './registry/lookups.js';
 import { loadSettings, type SigninSettings } from './registry/settings.js';
+import type { CachedReads, ResolvedTenant } from './cached-reads.js';
 
 /** The API whose sign-in service a request reached, with its issuer identifier and settings. */
 export interface Tenant {
@@ -35,19 +36,30 @@ export class UnknownTenant extends Error {}
 /**
  * Resolves the API of a tenant host for every request of the tenant face: `<slug>.PORTAL_DOMAIN`,
  * or an active custom domain (issue 17). Any other host gets 404 from these routes: a tenant's
- * data is reachable only through its hosts. Nothing is cached: a domain set, failed or removed
- * is served, or not, from the next request on.
+ * data is reachable only through its hosts. Found hosts are cached per node (cached-reads.ts):
+ * every change of an API, its settings or its domain notifies, so a domain set, failed or removed
+ * is served, or not, within a second on every node. Unknown hosts are not cached.
  */
-export function registerTenantHook(app: FastifyInstance, deps: { db: Db; clock: Clock; apis: ApiService; domains: DomainService }) {
-  app.decorateRequest('tenant', null as never);
-  app.addHook('onRequest', async (request: FastifyRequest, reply) => {
-    const face = request.face;
+export function registerTenantHook(app: FastifyInstance, deps: { db: Db; reads: CachedReads; clock: Clock; apis: ApiService; domains: DomainService }) {
+  async function resolve(face: FastifyRequest['face']): Promise<ResolvedTenant | undefined> {
     let found: Awaited<ReturnType<typeof findApiAndSettingsBySlug>>;
     if (face.kind === 'tenant') found = await findApiAndSettingsBySlug(deps.db, face.slug);
     else if (face.kind === 'custom') {
       const apiId = await deps.domains.servedApiId(face.domain);
       found = apiId ? await findApiAndSettingsById(deps.db, apiId) : undefined;
     }
+    if (!found) return undefined;
+    // Made on first read, as loadSettings does.
+    return { api: found.api, settings: found.settings ?? (await loadSettings(deps.db, deps.clock, found.api.id)) };
+  }
+
+  app.decorateRequest('tenant', null as never);
+  app.addHook('onRequest', async (request: FastifyRequest, reply) => {
+    const face = request.face;
+    const found =
+      face.kind === 'tenant' ? await deps.reads.tenant(`slug ${face.slug}`, () => resolve(face))
+      : face.kind === 'custom' ? await deps.reads.tenant(`custom ${face.domain}`, () => resolve(face))
+      : undefined;
     if (!found) {
       return reply.status(404).type('text/plain; charset=utf-8').header('cache-control', 'no-store').send('Not found');
     }
@@ -58,8 +70,7 @@ export function registerTenantHook(app: FastifyInstance, deps: { db: Db; clock: 
       issuer: face.kind === 'custom' ? `https://${face.domain}` : portalIssuer,
       host: face.kind === 'custom' ? 'custom' : 'portal',
       portalIssuer,
-      // Made on first read, as loadSettings does.
-      settings: found.settings ?? (await loadSettings(deps.db, deps.clock, api.id)),
+      settings: found.settings,
       branding: { name: api.name, logoUrl: api.logo_url, accentColor: api.accent_color },
     };
   });

@@ -5,6 +5,7 @@ import { after, before, test } from 'node:test';
 import { assertRegistrationError, connectedCode, exchangePublic, probeClient, register, registerApp, startConnected } from '../support/connected-apps.js';
 import { assertRedirectedError, authorizeRaw, patchSettings } from '../support/issuer-flows.js';
 import { pkcePair, signedInPerson, tenantFetch, type IssuerFixture } from '../support/issuer.js';
+import { changed, notifyChange } from '../../src/platform/db/change-feed.js';
 
 let f: IssuerFixture;
 before(async () => {
@@ -199,9 +200,11 @@ test('while apps people connect are off: 403 access_denied, and registered apps 
 
 test('a suspended API takes no registrations (503 temporarily_unavailable)', async () => {
   await f.t.services.db.updateTable('apis').set({ status: 'suspended' }).where('id', '=', f.apiId).execute();
+  await notifyChange(f.t.services.db, [changed.api(f.apiId)]);
   try {
     assertRegistrationError(await register(f, { client_name: 'S', redirect_uris: ['http://127.0.0.1/cb'] }), 503, 'temporarily_unavailable');
   } finally {
     await f.t.services.db.updateTable('apis').set({ status: 'active' }).where('id', '=', f.apiId).execute();
+    await notifyChange(f.t.services.db, [changed.api(f.apiId)]);
   }
 });

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { decodeJwt, importJWK, jwtVerify } from 'jose';
 import { authorize, basic, postForm, rememberConsent, signedInPerson, startIssuer, tenantFetch, webRequest, type IssuerFixture } from '../support/issuer.js';
+import { changed, notifyChange } from '../../src/platform/db/change-feed.js';
 
 let f: IssuerFixture;
 before(async () => {
@@ -122,9 +123,11 @@ test("another client presenting a code or refresh token neither spends it nor re
   const tokens = await exchange(code, verifier);
   assert.equal(tokens.status, 200, 'the app it was issued to still exchanges it');
   await f.t.services.db.updateTable('oauth_apps').set({ refresh_tokens: true }).where('id', '=', f.spa.clientId).execute();
+  await notifyChange(f.t.services.db, [changed.client(f.apiId, f.spa.clientId)]);
   const stolenRefresh = await postForm(f, '/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token, client_id: f.spa.clientId });
   assert.equal(stolenRefresh.body.error, 'invalid_grant');
   await f.t.services.db.updateTable('oauth_apps').set({ refresh_tokens: false }).where('id', '=', f.spa.clientId).execute();
+  await notifyChange(f.t.services.db, [changed.client(f.apiId, f.spa.clientId)]);
   const refreshed = await postForm(f, '/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.body.refresh_token }, { authorization: basic(f.web.clientId, f.web.secret) });
   assert.equal(refreshed.status, 200, refreshed.text);
 });

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { assertRedirectedError, authorizeRaw, exchangeCode, setPassword, signInOnPage, webCode } from '../support/issuer-flows.js';
 import { rememberConsent, signedInPerson, startIssuer, webRequest, type IssuerFixture } from '../support/issuer.js';
+import { changed, notifyChange } from '../../src/platform/db/change-feed.js';
 
 let f: IssuerFixture;
 before(async () => {
@@ -106,6 +107,7 @@ test('a blocked app hears unauthorized_client; an unblocked one goes on to sign-
   const first = await authorizeRaw(f, params);
   assert.match(first.location!.pathname, /^\/interaction\//);
   await f.t.services.db.updateTable('oauth_apps').set({ blocked: true }).where('id', '=', made.body.id).execute();
+  await notifyChange(f.t.services.db, [changed.client(f.apiId, made.body.id)]);
   assertRedirectedError(f, await authorizeRaw(f, params), 'unauthorized_client', params.state!, 'https://blocked.example/cb');
 });
 

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { exchangeCode, refresh, webAuth, webCode, webTokens } from '../support/issuer-flows.js';
 import { authorize, basic, pkcePair, postForm, rememberConsent, signedInPerson, startIssuer, tenantFetch, type IssuerFixture } from '../support/issuer.js';
+import { changed, notifyChange } from '../../src/platform/db/change-feed.js';
 
 let f: IssuerFixture;
 let person: Awaited<ReturnType<typeof signedInPerson>>;
@@ -151,5 +152,6 @@ test('unauthorized_client: a refresh after the app lost refresh tokens, and a bl
 
   const made = await f.owner.client.post(`/apis/${f.apiId}/signin/apps`, { name: 'Blocked Later', kind: 'web', redirect_uris: ['https://blocked.example/cb'] });
   await f.t.services.db.updateTable('oauth_apps').set({ blocked: true }).where('id', '=', made.body.id).execute();
+  await notifyChange(f.t.services.db, [changed.client(f.apiId, made.body.id)]);
   assertOAuthError(await postForm(f, '/oauth/token', { grant_type: 'refresh_token', refresh_token: 'ghr_x' }, { authorization: basic(made.body.id, made.body.client_secret) }), 400, 'unauthorized_client');
 });

@@ -7,6 +7,7 @@ import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LogoCache } from '../../src/issuer/pages/logo.js';
 import { startIssuer, tenantFetch, webRequest, type IssuerFixture } from '../support/issuer.js';
+import { changed, notifyChange } from '../../src/platform/db/change-feed.js';
 
 let f: IssuerFixture;
 let logoServer: Server;
@@ -32,7 +33,10 @@ after(async () => {
   logoServer.close();
 });
 
-const setLogo = (url: string) => f.t.services.db.updateTable('apis').set({ logo_url: url }).where('id', '=', f.apiId).execute();
+const setLogo = async (url: string) => {
+  await f.t.services.db.updateTable('apis').set({ logo_url: url }).where('id', '=', f.apiId).execute();
+  await notifyChange(f.t.services.db, [changed.api(f.apiId)]);
+};
 
 test('the page shows the logo from its own host; the logo is fetched once and served with nosniff', async () => {
   await setLogo(`${logoBase}/logo.png`);
@@ -58,6 +62,7 @@ test('an SVG logo is refused (script in our origin), and no logo is 404', async 
   await setLogo(`${logoBase}/logo.svg`);
   assert.equal((await tenantFetch(f.issuer + '/branding/logo')).status, 404);
   await f.t.services.db.updateTable('apis').set({ logo_url: null }).where('id', '=', f.apiId).execute();
+  await notifyChange(f.t.services.db, [changed.api(f.apiId)]);
   assert.equal((await tenantFetch(f.issuer + '/branding/logo')).status, 404);
 });
 

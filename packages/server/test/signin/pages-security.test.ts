@@ -8,6 +8,7 @@ import { patchSettings } from '../support/issuer-flows.js';
 import { startIssuer, webRequest, type IssuerFixture } from '../support/issuer.js';
 import { expectPage, expectRedirect, followLink, freshEmail, PERSON_PASSWORD, personWithPassword } from '../support/pages.js';
 import { errorIn, formsIn, TenantBrowser, type Page } from '../support/tenant-client.js';
+import { changed, notifyChange } from '../../src/platform/db/change-feed.js';
 
 let f: IssuerFixture;
 before(async () => {
@@ -140,6 +141,7 @@ test('apps the owner did not register are labelled unverified on the consent scr
   const registered = await f.owner.client.post(`/apis/${f.apiId}/signin/apps`, { name: 'Someone Else\'s Agent', kind: 'native', redirect_uris: ['http://127.0.0.1/cb'] });
   assert.equal(registered.status, 200, registered.text);
   await f.t.services.db.updateTable('oauth_apps').set({ origin: 'registered' }).where('id', '=', registered.body.id).execute();
+  await notifyChange(f.t.services.db, [changed.client(f.apiId, registered.body.id)]);
   // Apps people connect sign in only while the API takes them (test/connected-apps covers the off side).
   await patchSettings(f, { connected_apps: 'on' });
   const person = await personWithPassword(f);

@@ -7,12 +7,14 @@ import { Agent, fetch as undiciFetch } from 'undici';
 import type { TestClient } from './client.js';
 import type { TestApp } from './harness.js';
 import { startTestDns, type TestDns } from './dns-server.js';
+import { changed, notifyChange } from '../../src/platform/db/change-feed.js';
 
 export type { TestDns };
 
 /** Moves an API to a platform plan, as a paid checkout would (test/payments covers the paying). */
 export async function putOnPlan(t: TestApp, apiId: string, code: 'free' | 'starter' | 'growth' | 'scale'): Promise<void> {
   await t.services.db.updateTable('apis').set({ platform_plan: code }).where('id', '=', apiId).execute();
+  await notifyChange(t.services.db, [changed.api(apiId)]);
 }
 
 /** The local DNS server for an app; pass `DNS_SERVERS: dns.address` to startTestApp. */

@@ -8,13 +8,14 @@ import type { Db } from '../../platform/db/database.js';
 import { networkOf } from '../../platform/http/network.js';
 import type { TokenBuckets } from '../../platform/token-bucket.js';
 import type { AppRow } from '../protocol/client-auth.js';
-import { findApp } from '../registry/lookups.js';
 import type { AppOrigin } from '../registry/tables.js';
 import type { Tenant } from '../tenant.js';
 import { METADATA_FETCHES } from './limits.js';
 import type { MetadataDocuments } from './metadata-documents.js';
 import { isMetadataUrl, metadataUrlProblem } from './metadata-rules.js';
 import * as q from './queries.js';
+import { BoundedCache } from '../../platform/bounded-cache.js';
+import type { CachedReads } from '../cached-reads.js';
 
 /** The found app, or why there is none; `retryAfterS` when the network fetched too many documents. */
 export type ClientLookup = { found: true; app: AppRow } | { found: false; reason: string; retryAfterS?: number };
@@ -34,7 +35,12 @@ export class ClientDirectory {
     private readonly documents: MetadataDocuments,
     private readonly plans: PlatformPlans,
     private readonly buckets: TokenBuckets,
+    private readonly reads: CachedReads,
   ) {}
+
+  // When this node last recorded a use of an app: the cached row keeps the last_used_at it was
+  // read with, which would otherwise make every request write again.
+  readonly #markedAt = new BoundedCache<string, number>(10_000);
 
   /** Spec 4.1, 4.3: apps people connect work while the owner has them on and the plan includes them. */
   connectedAppsOn(tenant: Tenant): boolean {
@@ -44,7 +50,7 @@ export class ClientDirectory {
   /** The app `clientId` names at this API, fetching its metadata document when it is one and stale. */
   async find(tenant: Tenant, clientId: string, clientIp: string): Promise<ClientLookup> {
     if (!isMetadataUrl(clientId)) {
-      const app = await findApp(this.db, tenant.api.id, clientId);
+      const app = await this.reads.app(tenant.api.id, clientId);
       if (!app) return { found: false, reason: 'unknown' };
       if (isConnectedApp(app) && !this.connectedAppsOn(tenant)) return { found: false, reason: OFF };
       return { found: true, app };
@@ -52,7 +58,7 @@ export class ClientDirectory {
     const problem = metadataUrlProblem(clientId);
     if (problem) return { found: false, reason: `The client_id is not a usable metadata document URL: it ${problem}.` };
     if (!this.connectedAppsOn(tenant)) return { found: false, reason: OFF };
-    const known = await findApp(this.db, tenant.api.id, clientId);
+    const known = await this.reads.app(tenant.api.id, clientId);
     const now = this.clock.now();
     // A blocked app stays blocked whatever its document says; there is nothing to fetch for it.
     if (known && (known.blocked || (known.metadata_expires_at !== null && known.metadata_expires_at > now))) return { found: true, app: known };
@@ -86,7 +92,10 @@ export class ClientDirectory {
   /** Records that an app was used (spec 4.3: the 30-day cleanup counts from it), once an hour at most. */
   async markUsed(tenant: Tenant, app: Pick<AppRow, 'id' | 'last_used_at'>): Promise<void> {
     const now = this.clock.now();
-    if (app.last_used_at && now.getTime() - app.last_used_at.getTime() < LAST_USED_PRECISION_MS) return;
+    const key = `${tenant.api.id} ${app.id}`;
+    const last = Math.max(app.last_used_at?.getTime() ?? 0, this.#markedAt.get(key) ?? 0);
+    if (now.getTime() - last < LAST_USED_PRECISION_MS) return;
     await q.markUsed(this.db, tenant.api.id, app.id, now);
+    this.#markedAt.set(key, now.getTime());
   }
 }

@@ -4,6 +4,7 @@
 import { sql, type ExpressionBuilder, type Insertable } from 'kysely';
 import type { Database, Db, Trx } from '../../platform/db/database.js';
 import type { OauthAppsTable } from '../registry/tables.js';
+import { changed, notifyChange } from '../../platform/db/change-feed.js';
 
 type Executor = Db | Trx;
 
@@ -35,6 +36,7 @@ export function replaceableRegistered(trx: Trx, apiId: string) {
 
 export async function deleteConnectedApp(trx: Executor, apiId: string, clientId: string) {
   await trx.deleteFrom('oauth_apps').where('api_id', '=', apiId).where('id', '=', clientId).where('origin', 'in', CONNECTED_ORIGINS).execute();
+  await notifyChange(trx, [changed.client(apiId, clientId)]);
 }
 
 export function insertConnectedApp(trx: Trx, row: Insertable<OauthAppsTable>) {
@@ -45,8 +47,8 @@ export function insertConnectedApp(trx: Trx, row: Insertable<OauthAppsTable>) {
  * Keeps what a metadata document says on its app's row, made on first sight. The owner's block,
  * the creation time and the last use stay as they are.
  */
-export function saveMetadataApp(db: Executor, row: Insertable<OauthAppsTable> & { metadata_expires_at: Date }) {
-  return db
+export async function saveMetadataApp(db: Executor, row: Insertable<OauthAppsTable> & { metadata_expires_at: Date }) {
+  const saved = await db
     .insertInto('oauth_apps')
     .values(row)
     .onConflict((oc) =>
@@ -61,10 +63,13 @@ export function saveMetadataApp(db: Executor, row: Insertable<OauthAppsTable> & 
     )
     .returningAll()
     .executeTakeFirst();
+  await notifyChange(db, [changed.client(row.api_id, row.id)]);
+  return saved;
 }
 
 /** Writes an app's last use; a no-op statement is never sent for a use within the hour. */
 export async function markUsed(db: Executor, apiId: string, clientId: string, at: Date) {
+  // No notification: when an app was last used decides nothing a cache answers (client-directory.ts).
   await db.updateTable('oauth_apps').set({ last_used_at: at }).where('api_id', '=', apiId).where('id', '=', clientId).execute();
 }
 
@@ -112,11 +117,13 @@ export function findConnectedApp(db: Executor, apiId: string, clientId: string) 
 
 export async function setBlocked(trx: Trx, apiId: string, clientId: string, blocked: boolean, at: Date) {
   await trx.updateTable('oauth_apps').set({ blocked, updated_at: at }).where('api_id', '=', apiId).where('id', '=', clientId).execute();
+  await notifyChange(trx, [changed.client(apiId, clientId)]);
 }
 
 /** Revokes every live grant of an app: its tokens answer inactive, its refresh tokens stop working. */
 export async function revokeGrantsOf(trx: Trx, apiId: string, clientId: string, at: Date): Promise<number> {
   const result = await trx.updateTable('token_grants').set({ revoked_at: at }).where('api_id', '=', apiId).where('client_id', '=', clientId).where('revoked_at', 'is', null).executeTakeFirst();
+  await notifyChange(trx, [changed.client(apiId, clientId)]);
   return Number(result.numUpdatedRows);
 }
 
@@ -147,6 +154,8 @@ export async function deleteUnusedConnectedApps(db: Executor, before: Date, now:
         ),
       ),
     )
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
+    .returning(['a.api_id', 'a.id'])
+    .execute();
+  await notifyChange(db, result.map((row) => changed.client(row.api_id, row.id)));
+  return result.length;
 }

@@ -6,6 +6,8 @@ import { DAY, SECOND } from '../../platform/clock.js';
 import type { SecretBox } from '../../platform/crypto.js';
 import type { Db, Trx } from '../../platform/db/database.js';
 import * as q from './queries.js';
+import { changed, notifyChange } from '../../platform/db/change-feed.js';
+import type { ChangeFeed } from '../../platform/db/change-feed.js';
 
 const generateRsa = promisify(generateKeyPair);
 
@@ -21,9 +23,11 @@ interface KeySet {
   loadedAt: number;
 }
 
-// Nodes re-read the key set this often, so a rotation on another node reaches every node soon;
-// until then the old key still signs, and it stays published long after (spec 4.3).
+// A rotation notifies every node (changed.keys), which drops its set. Nodes also re-read the set
+// this often, so a lost notification heals; until then the old key still signs, and it stays
+// published long after (spec 4.3). A node not listening re-reads within a second.
 const RELOAD_AFTER_MS = 60 * SECOND;
+const RELOAD_AFTER_DEAF_MS = SECOND;
 // An unseen kid makes a node re-read at once, but not more often than this.
 const UNSEEN_KID_RELOAD_MS = 5 * SECOND;
 
@@ -39,7 +43,18 @@ export class SigningKeys {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly box: SecretBox,
-  ) {}
+    private readonly feed: ChangeFeed,
+  ) {
+    feed.subscribe((tags) => {
+      if (tags === null) return this.#sets.clear();
+      for (const tag of tags) {
+        const space = tag.indexOf(':');
+        const kind = tag.slice(0, space);
+        // The API's settings say how long retired keys stay published.
+        if (kind === 'keys' || kind === 'api') this.#sets.delete(tag.slice(space + 1));
+      }
+    });
+  }
 
   /** The key that signs for this API, made on first use. */
   async signer(apiId: string, accessTokenTtlS: number): Promise<Signer> {
@@ -72,6 +87,7 @@ export class SigningKeys {
     const made = await this.#newKey(apiId);
     await q.retireActiveKey(trx, apiId, this.clock.now());
     await q.insertActiveKey(trx, made);
+    await notifyChange(trx, [changed.keys(apiId)]);
     return made.kid;
   }
 
@@ -96,7 +112,8 @@ export class SigningKeys {
 
   async #keySet(apiId: string, accessTokenTtlS: number): Promise<KeySet> {
     const set = this.#sets.get(apiId);
-    if (set && this.clock.now().getTime() - set.loadedAt < RELOAD_AFTER_MS && set.loadedAt <= this.clock.now().getTime()) return set;
+    const lifetime = this.feed.listening ? RELOAD_AFTER_MS : RELOAD_AFTER_DEAF_MS;
+    if (set && this.clock.now().getTime() - set.loadedAt < lifetime && set.loadedAt <= this.clock.now().getTime()) return set;
     return this.#reload(apiId, accessTokenTtlS);
   }
 
@@ -111,6 +128,7 @@ export class SigningKeys {
 
   async #load(apiId: string, accessTokenTtlS: number): Promise<KeySet> {
     const now = this.clock.now();
+    const generation = this.feed.generation;
     const retiredSince = new Date(now.getTime() - accessTokenTtlS * SECOND - DAY);
     const rows = await q.publishedKeys(this.db, apiId, retiredSince);
     const publicKeys = new Map<string, KeyObject>();
@@ -120,7 +138,8 @@ export class SigningKeys {
       if (row.active) signer = { kid: row.kid, privateKey: createPrivateKey(this.box.open(row.private_sealed)) };
     }
     const set: KeySet = { signer, publicKeys, jwks: rows.map((row) => row.public_jwk), loadedAt: now.getTime() };
-    this.#sets.set(apiId, set);
+    // A change that arrived while reading may have been read before it committed: answer, not keep.
+    if (this.feed.generation === generation) this.#sets.set(apiId, set);
     return set;
   }
 }

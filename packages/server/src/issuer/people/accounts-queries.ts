@@ -3,6 +3,7 @@
 import { sql, type Insertable } from 'kysely';
 import type { Db, Trx } from '../../platform/db/database.js';
 import type { PersonEmailCodesTable } from './tables.js';
+import { changed, notifyChange } from '../../platform/db/change-feed.js';
 
 export async function insertEmailCode(trx: Trx, row: Insertable<PersonEmailCodesTable>) {
   await trx.insertInto('person_email_codes').values(row).execute();
@@ -48,4 +49,5 @@ export async function setPasswordHash(db: Db | Trx, apiId: string, personId: str
 /** Ends every live session of a person but one (a password change keeps the session that made it). */
 export async function endOtherSessions(db: Db | Trx, apiId: string, personId: string, keepSessionId: string, at: Date) {
   await db.updateTable('person_sessions').set({ ended_at: at }).where('api_id', '=', apiId).where('person_id', '=', personId).where('id', '!=', keepSessionId).where('ended_at', 'is', null).execute();
+  await notifyChange(db, [changed.person(personId)]);
 }

@@ -2,6 +2,7 @@
 // takes the API id; none selects a password hash.
 import type { Db, Trx } from '../../platform/db/database.js';
 import type { PersonStatus } from './tables.js';
+import { changed, notifyChange } from '../../platform/db/change-feed.js';
 
 type Executor = Db | Trx;
 
@@ -49,6 +50,7 @@ export async function rolesOfPeople(db: Executor, apiId: string, personIds: stri
 
 export async function setPersonStatus(trx: Trx, apiId: string, personId: string, status: PersonStatus, at: Date) {
   await trx.updateTable('people').set({ status, updated_at: at }).where('api_id', '=', apiId).where('id', '=', personId).execute();
+  await notifyChange(trx, [changed.person(personId)]);
 }
 
 /** Ends every live session of a person; the number ended. */
@@ -61,6 +63,7 @@ export async function endLiveSessions(trx: Trx, apiId: string, personId: string,
     .where('ended_at', 'is', null)
     .where('expires_at', '>', at)
     .executeTakeFirst();
+  await notifyChange(trx, [changed.person(personId)]);
   return Number(result.numUpdatedRows);
 }
 

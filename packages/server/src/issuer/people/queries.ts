@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { Db, Trx } from '../../platform/db/database.js';
 import type { PeopleTable, PersonSessionsTable } from './tables.js';
+import { changed, notifyChange } from '../../platform/db/change-feed.js';
 
 type Executor = Db | Trx;
 
@@ -54,6 +55,7 @@ export function findSessionById(db: Executor, apiId: string, sessionId: string) 
 
 export async function endSession(db: Executor, apiId: string, sessionId: string, at: Date) {
   await db.updateTable('person_sessions').set({ ended_at: at }).where('api_id', '=', apiId).where('id', '=', sessionId).where('ended_at', 'is', null).execute();
+  await notifyChange(db, [changed.session(sessionId)]);
 }
 
 export function findConsent(db: Executor, apiId: string, personId: string, clientId: string, resource: string) {

@@ -1,14 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import type { Clock } from '../../platform/clock.js';
 import { constantTimeEqual, sha256Hex } from '../../platform/crypto.js';
-import type { Db } from '../../platform/db/database.js';
 import { isConnectedApp, type ClientDirectory } from '../connected-apps/client-directory.js';
-import { findApp, findServerByClientId } from '../registry/lookups.js';
 import type { Tenant } from '../tenant.js';
 import type { OauthAppsTable, ResourceServersTable } from '../registry/tables.js';
 import { MAX_PARAM_LENGTH, type Params } from './form-params.js';
 import { textFault } from '../../platform/text.js';
 import { OAuthError } from './oauth-error.js';
+import type { CachedReads } from '../cached-reads.js';
 
 type Selected<T> = { [K in keyof T]: T[K] extends import('kysely').ColumnType<infer S, unknown, unknown> ? S : T[K] };
 export type AppRow = Selected<OauthAppsTable>;
@@ -110,15 +109,15 @@ export async function authenticateApp(clients: ClientDirectory, clock: Clock, te
 }
 
 /** Authenticates a caller of introspection: server credentials (rs_…) or a web app with its secret. */
-export async function authenticateIntrospector(db: Db, clock: Clock, apiId: string, credentials: PresentedCredentials | null): Promise<AuthenticatedClient | null> {
+export async function authenticateIntrospector(reads: CachedReads, clock: Clock, apiId: string, credentials: PresentedCredentials | null): Promise<AuthenticatedClient | null> {
   if (!credentials || credentials.secret === null) return null;
   const now = clock.now();
   if (credentials.clientId.startsWith('rs_')) {
-    const server = await findServerByClientId(db, apiId, credentials.clientId);
+    const server = await reads.server(apiId, credentials.clientId);
     if (!server || !secretMatches(credentials.secret, server, now)) return null;
     return { kind: 'server', server, method: credentials.method as 'basic' | 'post' };
   }
-  const app = await findApp(db, apiId, credentials.clientId);
+  const app = await reads.app(apiId, credentials.clientId);
   if (!app || !isConfidential(app) || !secretMatches(credentials.secret, app, now)) return null;
   return { kind: 'app', app, method: credentials.method };
 }

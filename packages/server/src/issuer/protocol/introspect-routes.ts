@@ -14,6 +14,7 @@ import { authenticateIntrospector, presentedCredentials, type AuthenticatedClien
 import { networkOf } from '../../platform/http/network.js';
 import { OAuthError } from './oauth-error.js';
 import { formParams } from './token-routes.js';
+import type { CachedReads } from '../cached-reads.js';
 
 // Spec 8: valid server credentials 100/s with bursts up to 1000 each; every other request
 // (web apps, wrong secrets) 50/s with bursts up to 500 per network.
@@ -24,7 +25,7 @@ const INACTIVE = { active: false } as const;
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
 
 /** POST /oauth/introspect (RFC 7662 as spec 4.3 narrows it). */
-export function introspectRoutes(deps: { db: Db; clock: Clock; keys: SigningKeys; buckets: TokenBuckets; endUserKeys: KeyIntrospector }) {
+export function introspectRoutes(deps: { db: Db; reads: CachedReads; clock: Clock; keys: SigningKeys; buckets: TokenBuckets; endUserKeys: KeyIntrospector }) {
   /** Spec 4.3: servers can also check end-user keys; a web app sees only its own tokens. */
   async function judgeApiKey(tenant: Tenant, caller: AuthenticatedClient, key: string) {
     if (caller.kind !== 'server') return INACTIVE;
@@ -52,7 +53,7 @@ export function introspectRoutes(deps: { db: Db; clock: Clock; keys: SigningKeys
   }
 
   async function judgeAccessToken(tenant: Tenant, caller: AuthenticatedClient, token: string) {
-    const claims = await activeAccessToken(deps.db, deps.clock, deps.keys, tenant, token);
+    const claims = await activeAccessToken(deps.reads, deps.clock, deps.keys, tenant, token);
     if (!claims) return INACTIVE;
     // A server sees tokens whose audience names it exactly; a web app sees its own tokens.
     if (caller.kind === 'server' && !audienceList(claims.aud).includes(caller.server.resource_url)) return INACTIVE;
@@ -74,7 +75,7 @@ export function introspectRoutes(deps: { db: Db; clock: Clock; keys: SigningKeys
     app.post('/oauth/introspect', async (request: FastifyRequest, reply: FastifyReply) => {
       const tenant = request.tenant;
       const params = formParams(request);
-      const caller = await authenticateIntrospector(deps.db, deps.clock, tenant.api.id, presentedCredentials(request, params));
+      const caller = await authenticateIntrospector(deps.reads, deps.clock, tenant.api.id, presentedCredentials(request, params));
       const limit = caller?.kind === 'server'
         ? await deps.buckets.take(SERVER_INTROSPECTION, `${tenant.api.id}:${caller.server.client_id}`)
         : await deps.buckets.take(OTHER_INTROSPECTION, `${tenant.api.id}:${networkOf(request.ip)}`);

@@ -1,6 +1,7 @@
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
 import { newId } from '../../platform/ids.js';
+import { changed, notifyChange } from '../../platform/db/change-feed.js';
 
 /** Where the portal's sign-in returns, on the API's own host. */
 export const PORTAL_CALLBACK_PATH = '/auth/callback';
@@ -26,7 +27,9 @@ export async function portalApp(db: Db, clock: Clock, apiId: string, issuer: str
   if (found && current(found.redirect_uris)) return found;
   const now = clock.now();
   if (found) {
-    return db.updateTable('oauth_apps').set({ redirect_uris: redirectUris, post_logout_redirect_uris: issuers.map((origin) => origin + '/'), updated_at: now }).where('id', '=', found.id).returningAll().executeTakeFirstOrThrow();
+    const updated = await db.updateTable('oauth_apps').set({ redirect_uris: redirectUris, post_logout_redirect_uris: issuers.map((origin) => origin + '/'), updated_at: now }).where('id', '=', found.id).returningAll().executeTakeFirstOrThrow();
+    await notifyChange(db, [changed.client(apiId, found.id)]);
+    return updated;
   }
   await db
     .insertInto('oauth_apps')

@@ -4,10 +4,12 @@
 import type { Insertable, Updateable } from 'kysely';
 import type { Db, Trx } from '../../platform/db/database.js';
 import type { OauthAppsTable, ResourceServersTable, SigninSettingsTable } from './tables.js';
+import { changed, notifyChange } from '../../platform/db/change-feed.js';
 
 type Executor = Db | Trx;
 
 export async function updateSettings(trx: Trx, apiId: string, changes: Updateable<SigninSettingsTable>) {
+  await notifyChange(trx, [changed.api(apiId)]);
   return trx.updateTable('signin_settings').set(changes).where('api_id', '=', apiId).returningAll().executeTakeFirstOrThrow();
 }
 
@@ -25,12 +27,14 @@ export function insertApp(trx: Trx, row: Insertable<OauthAppsTable>) {
   return trx.insertInto('oauth_apps').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export function updateApp(trx: Trx, apiId: string, appId: string, changes: Updateable<OauthAppsTable>) {
+export async function updateApp(trx: Trx, apiId: string, appId: string, changes: Updateable<OauthAppsTable>) {
+  await notifyChange(trx, [changed.client(apiId, appId)]);
   return trx.updateTable('oauth_apps').set(changes).where('api_id', '=', apiId).where('id', '=', appId).returningAll().executeTakeFirstOrThrow();
 }
 
 export async function deleteApp(trx: Trx, apiId: string, appId: string) {
   await trx.deleteFrom('oauth_apps').where('api_id', '=', apiId).where('id', '=', appId).execute();
+  await notifyChange(trx, [changed.client(apiId, appId)]);
 }
 
 // ---- Servers (RFC 8707 resources) and the permissions they expose.
@@ -47,12 +51,15 @@ export function insertServer(trx: Trx, row: Insertable<ResourceServersTable>) {
   return trx.insertInto('resource_servers').values(row).returningAll().executeTakeFirstOrThrow();
 }
 
-export function updateServer(trx: Trx, apiId: string, serverId: string, changes: Updateable<ResourceServersTable>) {
-  return trx.updateTable('resource_servers').set(changes).where('api_id', '=', apiId).where('id', '=', serverId).returningAll().executeTakeFirstOrThrow();
+export async function updateServer(trx: Trx, apiId: string, serverId: string, changes: Updateable<ResourceServersTable>) {
+  const server = await trx.updateTable('resource_servers').set(changes).where('api_id', '=', apiId).where('id', '=', serverId).returningAll().executeTakeFirstOrThrow();
+  await notifyChange(trx, [changed.client(apiId, server.client_id)]);
+  return server;
 }
 
 export async function deleteServer(trx: Trx, apiId: string, serverId: string) {
-  await trx.deleteFrom('resource_servers').where('api_id', '=', apiId).where('id', '=', serverId).execute();
+  const gone = await trx.deleteFrom('resource_servers').where('api_id', '=', apiId).where('id', '=', serverId).returning('client_id').execute();
+  await notifyChange(trx, gone.map((row) => changed.client(apiId, row.client_id)));
 }
 
 export async function permissionsOfServers(db: Executor, apiId: string, serverIds: string[]) {

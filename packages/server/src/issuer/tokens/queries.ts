@@ -1,6 +1,7 @@
-import type { ExpressionBuilder, Insertable } from 'kysely';
+import { sql, type ExpressionBuilder, type Insertable } from 'kysely';
 import type { Db, Trx } from '../../platform/db/database.js';
 import type { AuthorizationCodesTable, RefreshTokensTable, TokenGrantsTable } from './tables.js';
+import { changed, notifyChange } from '../../platform/db/change-feed.js';
 
 type Executor = Db | Trx;
 
@@ -90,15 +91,27 @@ const GRANT_AND_PERSON = [
 ] as const;
 
 /**
+ * The refresh token a spending statement also writes, in the same round trip, when what the
+ * caller checks after it will pass: `when` holds the request's values those checks compare.
+ */
+export interface MintedRefresh {
+  tokenHash: string;
+  expiresAt: Date;
+  when: { redirectUri?: string; codeChallenge?: string | null; resource: string | null };
+}
+
+/**
  * Marks a code used and answers it with its grant and person; undefined when unknown, already
  * used, issued to another client (whose try leaves it usable), or its person is not active (the
  * refusal is not the client's fault, so the code stays usable for a retry once they are). One
  * statement, atomic on its own: of two concurrent takes, the second waits for the first's row
  * lock, re-checks `used_at is null` and finds nothing, so no transaction (and no BEGIN/COMMIT) is
- * needed.
+ * needed. With `mint`, the same statement (a CTE) writes the grant's next refresh token when the
+ * exchange will succeed: unexpired, not revoked, offline, the redirect URI, PKCE and resource
+ * matching. `minted` says whether it did.
  */
-export function takeCode(db: Executor, apiId: string, codeHash: string, clientId: string, at: IssuerMatch, now: Date) {
-  return db
+export async function takeCode(db: Executor, apiId: string, codeHash: string, clientId: string, at: IssuerMatch, now: Date, mint: MintedRefresh | null = null) {
+  const take = db
     .updateTable('authorization_codes as c')
     .from(['token_grants as g', 'people as p'])
     .set({ used_at: now })
@@ -110,8 +123,36 @@ export function takeCode(db: Executor, apiId: string, codeHash: string, clientId
     .where('g.client_id', '=', clientId)
     .where(sameIssuer(at))
     .where('p.status', '=', 'active')
-    .returning(['c.expires_at', 'c.redirect_uri', 'c.code_challenge', 'c.nonce', ...GRANT_AND_PERSON])
+    .returning(['c.expires_at', 'c.redirect_uri', 'c.code_challenge', 'c.nonce', ...GRANT_AND_PERSON]);
+  if (!mint) return withMinted(await take.executeTakeFirst(), false);
+  const row = await db
+    .with('taken', () => take)
+    .with('minted', (w) =>
+      w
+        .insertInto('refresh_tokens')
+        .columns(['token_hash', 'api_id', 'grant_id', 'created_at', 'expires_at'])
+        .expression((eb) =>
+          eb
+            .selectFrom('taken')
+            .select([sql<string>`${mint.tokenHash}::text`.as('token_hash'), sql<string>`${apiId}::text`.as('api_id'), 'taken.grant_id', sql<Date>`${now}::timestamptz`.as('created_at'), sql<Date>`${mint.expiresAt}::timestamptz`.as('expires_at')])
+            .where('taken.offline', '=', true)
+            .where('taken.revoked_at', 'is', null)
+            .where('taken.expires_at', '>', now)
+            .where('taken.redirect_uri', '=', mint.when.redirectUri ?? '')
+            .where('taken.code_challenge', '=', mint.when.codeChallenge ?? '')
+            .where((w2) => (mint.when.resource === null ? w2.lit(true) : w2('taken.resource', '=', mint.when.resource))),
+        )
+        .returning('grant_id'),
+    )
+    .selectFrom('taken')
+    .selectAll('taken')
+    .select(sql<boolean>`exists (select 1 from minted)`.as('minted'))
     .executeTakeFirst();
+  return row;
+}
+
+function withMinted<T extends object>(row: T | undefined, minted: boolean) {
+  return row ? { ...row, minted } : undefined;
 }
 
 /** Why a code was not taken: whether it was used, whose client it is and whether its person is active. */
@@ -136,6 +177,7 @@ export interface UnspentStanding {
 
 export async function revokeGrant(db: Executor, apiId: string, grantId: string, now: Date) {
   await db.updateTable('token_grants').set({ revoked_at: now }).where('api_id', '=', apiId).where('id', '=', grantId).where('revoked_at', 'is', null).execute();
+  await notifyChange(db, [changed.grant(grantId)]);
 }
 
 export async function insertRefreshToken(db: Executor, row: Insertable<RefreshTokensTable>) {
@@ -145,10 +187,11 @@ export async function insertRefreshToken(db: Executor, row: Insertable<RefreshTo
 /**
  * Marks a refresh token used (it rotates on every use) and answers it with its grant and person,
  * as takeCode does; a token whose person is not active is left unspent, so the app's retry after
- * a reactivation is not taken for a replay.
+ * a reactivation is not taken for a replay. With `mint`, the same statement writes the next
+ * refresh token when the refresh will succeed (unexpired, not revoked, offline, resource matching).
  */
-export function takeRefreshToken(db: Executor, apiId: string, tokenHash: string, clientId: string, at: IssuerMatch, now: Date) {
-  return db
+export async function takeRefreshToken(db: Executor, apiId: string, tokenHash: string, clientId: string, at: IssuerMatch, now: Date, mint: MintedRefresh | null = null) {
+  const take = db
     .updateTable('refresh_tokens as r')
     .from(['token_grants as g', 'people as p'])
     .set({ used_at: now })
@@ -160,12 +203,33 @@ export function takeRefreshToken(db: Executor, apiId: string, tokenHash: string,
     .where('g.client_id', '=', clientId)
     .where(sameIssuer(at))
     .where('p.status', '=', 'active')
-    .returning(['r.expires_at', ...GRANT_AND_PERSON])
+    .returning(['r.expires_at', ...GRANT_AND_PERSON]);
+  if (!mint) return withMinted(await take.executeTakeFirst(), false);
+  return db
+    .with('taken', () => take)
+    .with('minted', (w) =>
+      w
+        .insertInto('refresh_tokens')
+        .columns(['token_hash', 'api_id', 'grant_id', 'created_at', 'expires_at'])
+        .expression((eb) =>
+          eb
+            .selectFrom('taken')
+            .select([sql<string>`${mint.tokenHash}::text`.as('token_hash'), sql<string>`${apiId}::text`.as('api_id'), 'taken.grant_id', sql<Date>`${now}::timestamptz`.as('created_at'), sql<Date>`${mint.expiresAt}::timestamptz`.as('expires_at')])
+            .where('taken.offline', '=', true)
+            .where('taken.revoked_at', 'is', null)
+            .where('taken.expires_at', '>', now)
+            .where((w2) => (mint.when.resource === null ? w2.lit(true) : w2('taken.resource', '=', mint.when.resource))),
+        )
+        .returning('grant_id'),
+    )
+    .selectFrom('taken')
+    .selectAll('taken')
+    .select(sql<boolean>`exists (select 1 from minted)`.as('minted'))
     .executeTakeFirst();
 }
 
 /** A grant and its person as the spending statements answer them. */
-export type TakenGrant = Omit<NonNullable<Awaited<ReturnType<typeof takeRefreshToken>>>, 'expires_at'>;
+export type TakenGrant = Omit<NonNullable<Awaited<ReturnType<typeof takeRefreshToken>>>, 'expires_at' | 'minted'>;
 
 /** Why a refresh token was not taken, as codeStanding. */
 export function refreshTokenStanding(db: Executor, apiId: string, tokenHash: string): Promise<UnspentStanding | undefined> {
@@ -206,6 +270,7 @@ function grantStateQuery(db: Executor, apiId: string) {
       'token_grants.id',
       'token_grants.client_id',
       'token_grants.person_id',
+      'token_grants.session_id',
       'token_grants.scopes',
       'token_grants.resource',
       'token_grants.offline',

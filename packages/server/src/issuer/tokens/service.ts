@@ -48,10 +48,14 @@ function factsOf(grant: q.TakenGrant): GrantFacts {
   };
 }
 
-/** RFC 7636 4.6: BASE64URL(SHA256(code_verifier)) equals the challenge. */
-function pkceMatches(verifier: string, challenge: string): boolean {
-  if (!/^[A-Za-z0-9\-._~]{43,128}$/.test(verifier)) return false;
-  return constantTimeEqual(createHash('sha256').update(verifier).digest('base64url'), challenge);
+/** RFC 7636 4.6: BASE64URL(SHA256(code_verifier)), the challenge it answers; null when malformed. */
+function challengeOf(verifier: string): string | null {
+  if (!/^[A-Za-z0-9\-._~]{43,128}$/.test(verifier)) return null;
+  return createHash('sha256').update(verifier).digest('base64url');
+}
+
+function pkceMatches(challengeOfVerifier: string | null, challenge: string): boolean {
+  return challengeOfVerifier !== null && constantTimeEqual(challengeOfVerifier, challenge);
 }
 
 /** RFC 6749 6: a refresh may narrow the scope, never widen it. */
@@ -113,15 +117,17 @@ export class TokenService {
   async exchangeCode(tenant: Tenant, app: TokenClient, input: { code: string; redirectUri: string; codeVerifier: string; resource: string | null }): Promise<TokenResponse> {
     const now = this.clock.now();
     const codeHash = sha256Hex(input.code);
-    const taken = await q.takeCode(this.db, tenant.api.id, codeHash, app.id, issuerMatch(tenant), now);
+    const challenge = challengeOf(input.codeVerifier);
+    const next = this.#nextRefreshToken(tenant, app, now, { redirectUri: input.redirectUri, codeChallenge: challenge, resource: input.resource });
+    const taken = await q.takeCode(this.db, tenant.api.id, codeHash, app.id, issuerMatch(tenant), now, next?.mint ?? null);
     // OAuth 2.1 4.1.3: a code used twice means it leaked; what it issued is revoked.
     if (!taken) return this.#refuseUnspent(tenant, app.id, 'code', await q.codeStanding(this.db, tenant.api.id, codeHash), now);
     if (taken.expires_at <= now) throw new OAuthError('invalid_grant', 'The code has expired');
     if (taken.revoked_at) throw new OAuthError('invalid_grant', 'The grant was revoked');
     if (taken.redirect_uri !== input.redirectUri) throw new OAuthError('invalid_grant', 'redirect_uri differs from the authorization request');
-    if (!pkceMatches(input.codeVerifier, taken.code_challenge)) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
+    if (!pkceMatches(challenge, taken.code_challenge)) throw new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge');
     if (input.resource !== null && input.resource !== taken.resource) throw new OAuthError('invalid_target', 'resource differs from the one signed in for');
-    return this.#tokens(tenant, app, taken, taken.scopes, taken.nonce, true);
+    return this.#tokens(tenant, app, taken, taken.scopes, taken.nonce, true, taken.minted ? next!.token : null);
   }
 
   /** grant_type=refresh_token: a new refresh token on every use; presenting a used one ends the chain. */
@@ -139,13 +145,24 @@ export class TokenService {
         narrowedScopes(presentedGrant.scopes, input.scope);
       }
     }
-    const taken = await q.takeRefreshToken(this.db, tenant.api.id, tokenHash, app.id, issuerMatch(tenant), now);
+    const next = this.#nextRefreshToken(tenant, app, now, { resource: input.resource });
+    const taken = await q.takeRefreshToken(this.db, tenant.api.id, tokenHash, app.id, issuerMatch(tenant), now, next?.mint ?? null);
     // OAuth 2.1 4.3.1 and RFC 9700 4.14.2: reuse of a rotated token ends the whole chain.
     if (!taken) return this.#refuseUnspent(tenant, app.id, 'refresh token', await q.refreshTokenStanding(this.db, tenant.api.id, tokenHash), now);
     if (taken.revoked_at) throw new OAuthError('invalid_grant', 'The refresh token was revoked');
     if (taken.expires_at <= now) throw new OAuthError('invalid_grant', 'The refresh token has expired');
     if (input.resource !== null && input.resource !== taken.resource) throw new OAuthError('invalid_target', 'resource differs from the one signed in for');
-    return this.#tokens(tenant, app, taken, narrowedScopes(taken.scopes, input.scope), null, false);
+    return this.#tokens(tenant, app, taken, narrowedScopes(taken.scopes, input.scope), null, false, taken.minted ? next!.token : null);
+  }
+
+  /**
+   * The refresh token an exchange or refresh would hand out, for the spending statement to write
+   * in its own round trip (tokens/queries.ts MintedRefresh); null when the app takes none.
+   */
+  #nextRefreshToken(tenant: Tenant, app: TokenClient, now: Date, when: q.MintedRefresh['when']): { token: string; mint: q.MintedRefresh } | null {
+    if (!app.refresh_tokens) return null;
+    const token = REFRESH_PREFIX + randomBase62(43);
+    return { token, mint: { tokenHash: sha256Hex(token), expiresAt: addMs(now, tenant.settings.refresh_token_ttl_s * SECOND), when } };
   }
 
   /** RFC 7009 as spec 4.3 narrows it: an app's own refresh token ends its chain; anything else changes nothing. */
@@ -173,7 +190,8 @@ export class TokenService {
     throw new OAuthError('invalid_grant', `The ${what} was already used`);
   }
 
-  async #tokens(tenant: Tenant, app: TokenClient, grant: q.TakenGrant, scopes: string[], nonce: string | null, first: boolean): Promise<TokenResponse> {
+  /** `minted`: the refresh token the spending statement already wrote, if it did. */
+  async #tokens(tenant: Tenant, app: TokenClient, grant: q.TakenGrant, scopes: string[], nonce: string | null, first: boolean, minted: string | null = null): Promise<TokenResponse> {
     const now = this.clock.now();
     if (grant.person_status !== 'active') throw new OAuthError('invalid_grant', 'The account is suspended');
     if (!first && !grant.offline) throw new OAuthError('invalid_grant', 'The grant has no offline access');
@@ -184,7 +202,8 @@ export class TokenService {
     const facts = factsOf(grant);
     const accessToken = await mintAccessToken(signer, tenant.issuer, facts, scopes, now, ttl);
     const response: TokenResponse = { access_token: accessToken, token_type: 'Bearer', expires_in: ttl, scope: scopes.join(' ') };
-    if (grant.offline && app.refresh_tokens) {
+    if (minted) response.refresh_token = minted;
+    else if (grant.offline && app.refresh_tokens) {
       const refreshToken = REFRESH_PREFIX + randomBase62(43);
       await q.insertRefreshToken(this.db, {
         token_hash: sha256Hex(refreshToken),

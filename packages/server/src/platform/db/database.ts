@@ -1,8 +1,10 @@
+import { EventEmitter } from 'node:events';
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { MailTables } from '../mail/tables.js';
 import { parseInt8 } from '../money.js';
 import { PGliteDialect } from './pglite-dialect.js';
+import { LocalChanges } from './local-changes.js';
 
 /**
  * Every table of the service. The platform declares its own here; each capability adds its tables
@@ -19,10 +21,19 @@ pg.types.setTypeParser(20, parseInt8);
 // date stays 'YYYY-MM-DD': a JS Date would shift it by the machine's time zone.
 pg.types.setTypeParser(1082, (value) => value);
 
+/** The one channel cache invalidations travel on (platform/db/change-feed.ts). */
+export const CHANGE_CHANNEL = 'gatehouse_changes';
+
 export interface DatabaseHandle {
   db: Db;
   kind: 'postgres' | 'pglite';
   close(): Promise<void>;
+  /**
+   * Listens on CHANGE_CHANNEL: `onPayload` for every notification, `onStatus(true)` once listening
+   * and `onStatus(false)` whenever the listening connection is lost (it reconnects by itself).
+   * Answers the function that stops listening.
+   */
+  listen(onPayload: (payload: string) => void, onStatus: (listening: boolean) => void): () => Promise<void>;
 }
 
 export interface DatabaseOptions {
@@ -44,14 +55,107 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       max: options.poolSize ?? 10,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, kind: 'postgres', close: () => db.destroy() };
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new LocalChanges()] });
+    // Named after the schema, so an operator (or a test) can find a deployment's listeners.
+    const listenConfig = {
+      connectionString: options.url,
+      keepAlive: true,
+      application_name: `gatehouse_changes_${options.schema ?? 'public'}`.slice(0, 63),
+      ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    };
+    return { db, kind: 'postgres', close: () => db.destroy(), listen: (onPayload, onStatus) => listenPostgres(listenConfig, onPayload, onStatus) };
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const pglite = await PGlite.create(options.pgliteDir ?? undefined, {
     parsers: { 20: parseInt8, 1082: (value: string) => value },
     ...(options.pgliteDump ? { loadDataDir: options.pgliteDump } : {}),
   });
-  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite) });
-  return { db, kind: 'pglite', close: () => db.destroy() };
+  // PGlite is one connection shared by every query: LISTEN once now, before any transaction can be
+  // open on it, and hand notifications to listeners in process. PGlite delivers a NOTIFY sent in a
+  // transaction with the answer to its COMMIT, so listeners have it before the commit resolves.
+  const notifications = new EventEmitter();
+  notifications.setMaxListeners(0);
+  await pglite.listen(CHANGE_CHANNEL, (payload) => notifications.emit('payload', payload));
+  const db = new Kysely<Database>({ dialect: new PGliteDialect(pglite), plugins: [new LocalChanges()] });
+  return {
+    db,
+    kind: 'pglite',
+    close: () => db.destroy(),
+    listen(onPayload, onStatus) {
+      notifications.on('payload', onPayload);
+      onStatus(true);
+      return async () => void notifications.off('payload', onPayload);
+    },
+  };
+}
+
+// How often the listening connection proves it is alive, and how long an answer may take: a
+// connection that died silently (no FIN, a dropped route) is found within these bounds.
+const HEARTBEAT_MS = 5_000;
+const HEARTBEAT_TIMEOUT_MS = 3_000;
+const RECONNECT_MS = 500;
+
+/**
+ * A dedicated connection that LISTENs (a pooled one would be handed to queries and lose it), and
+ * reconnects whenever it is lost: every loss is reported, so caches stop trusting what they hold.
+ */
+function listenPostgres(config: pg.ClientConfig, onPayload: (payload: string) => void, onStatus: (listening: boolean) => void): () => Promise<void> {
+  let stopped = false;
+  let current: pg.Client | null = null;
+  let timer: NodeJS.Timeout | null = null;
+
+  const schedule = (fn: () => void, ms: number) => {
+    if (timer) clearTimeout(timer);
+    timer = stopped ? null : setTimeout(fn, ms);
+  };
+  const lost = (client: pg.Client) => {
+    if (client !== current) return;
+    current = null;
+    onStatus(false);
+    client.removeAllListeners('notification');
+    void client.end().catch(() => undefined);
+    schedule(connect, RECONNECT_MS);
+  };
+  const heartbeat = (client: pg.Client) => {
+    if (client !== current) return;
+    const deadline = setTimeout(() => lost(client), HEARTBEAT_TIMEOUT_MS);
+    client.query('select 1').then(
+      () => {
+        clearTimeout(deadline);
+        schedule(() => heartbeat(client), HEARTBEAT_MS);
+      },
+      () => {
+        clearTimeout(deadline);
+        lost(client);
+      },
+    );
+  };
+  async function connect() {
+    if (stopped) return;
+    const client = new pg.Client(config);
+    current = client;
+    client.on('error', () => lost(client));
+    client.on('end', () => lost(client));
+    client.on('notification', (message) => {
+      if (message.channel === CHANGE_CHANNEL) onPayload(message.payload ?? '');
+    });
+    try {
+      await client.connect();
+      await client.query(`listen ${CHANGE_CHANNEL}`);
+    } catch {
+      lost(client);
+      return;
+    }
+    if (client !== current) return;
+    onStatus(true);
+    schedule(() => heartbeat(client), HEARTBEAT_MS);
+  }
+  void connect();
+  return async () => {
+    stopped = true;
+    if (timer) clearTimeout(timer);
+    const client = current;
+    current = null;
+    if (client) await client.end().catch(() => undefined);
+  };
 }
