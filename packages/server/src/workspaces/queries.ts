@@ -1,6 +1,7 @@
 import type { Insertable } from 'kysely';
 import type { Db, Trx } from '../platform/db/database.js';
 import type { InvitesTable, Role, WorkspaceKeysTable } from './tables.js';
+import { changed, notifyChange } from '../platform/db/change-feed.js';
 
 type Executor = Db | Trx;
 
@@ -17,7 +18,12 @@ export async function renameWorkspace(trx: Trx, id: string, name: string, at: Da
 }
 
 export async function deleteWorkspace(trx: Trx, id: string) {
+  // The foreign keys' cascade removes the workspace's APIs with it, behind the apis capability's
+  // back: the change feed must still name them, or other nodes would serve their sign-in services
+  // from cache until the entries expire.
+  const apis = await trx.selectFrom('apis').select('id').where('workspace_id', '=', id).forUpdate().execute();
   await trx.deleteFrom('workspaces').where('id', '=', id).execute();
+  await notifyChange(trx, apis.map((api) => changed.api(api.id)));
 }
 
 export async function insertMembership(trx: Trx, row: { workspace_id: string; user_id: string; role: Role; joined_at: Date }) {

@@ -202,3 +202,13 @@ test('PostgreSQL: a listening connection killed is noticed, and the node listens
     await admin.end();
   }
 });
+
+// Last: it removes the fixture's API. The cascade of the workspace's foreign keys deletes its APIs
+// without the apis capability's write paths, so the workspace's own delete names them.
+test("a workspace deleted at A: its API's sign-in service is gone at B", async () => {
+  const discoveryAtB = async () => (await b.app.inject({ method: 'GET', url: '/.well-known/openid-configuration', headers: { host } })).statusCode;
+  assert.equal(await discoveryAtB(), 200, 'B cached the tenant');
+  const deleted = await f.owner.client.delete(`/workspaces/${f.owner.workspaceId}`);
+  assert.equal(deleted.status, 204, deleted.text);
+  await until(async () => (await discoveryAtB()) === 404, 'the deletion at B');
+});
