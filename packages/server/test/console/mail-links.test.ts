@@ -220,7 +220,12 @@ async function connectPayments() {
 }
 
 /** Templates this test does not trigger, each with the reason. */
-const LEFT_OUT: Record<string, string> = {};
+const LEFT_OUT: Record<string, string> = {
+  // Its trigger is a renewal a month on: the clock would move past the sessions the triggers after
+  // it use. test/portal/portal-plans-past-due.test.ts takes its one link from the mail and pays the
+  // invoice there.
+  'payments.planPaymentFailed': 'sent a month on; its link is followed in test/portal/portal-plans-past-due.test.ts',
+};
 
 // --- Links ---
 
