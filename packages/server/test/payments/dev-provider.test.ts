@@ -7,6 +7,7 @@ import { devWebhookSecret } from '../../src/payments/dev-provider.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { createApi, createCustomer, customerDetail, type ApiFixture } from '../support/money.js';
 import { assertBalancesMatchLedger, countRows, eventJson, postEvent } from '../support/payments.js';
+import { clickDevCheckout as click } from '../support/portal-payments.js';
 
 let t: TestApp;
 let api: ApiFixture;
@@ -20,18 +21,6 @@ before(async () => {
 });
 afterEach(() => assertBalancesMatchLedger(t));
 after(() => t.close());
-
-/** Opens a checkout page with its own cookie jar and clicks the button that sends `outcome`. */
-async function click(url: string, outcome: string) {
-  const page = await fetch(url);
-  assert.equal(page.status, 200);
-  const body = await page.text();
-  assert.match(body, /TEST PAGE/);
-  const cookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-  const csrf = /name="csrf" value="([^"]+)"/.exec(body)![1]!;
-  const posted = await fetch(url, { method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf, outcome }).toString() });
-  return { status: posted.status, location: posted.headers.get('location'), page: body };
-}
 
 test('connecting succeeds at once: PaymentsOut connected and taking charges, payments_ready, audited', async () => {
   const out = await api.owner.client.get(`/apis/${api.apiId}/payments`);

@@ -12,23 +12,12 @@ import { startTestApp, type TestApp } from '../support/harness.js';
 import type { TestClient } from '../support/client.js';
 import { createApi, type ApiFixture } from '../support/money.js';
 import { assertBalancesMatchLedger } from '../support/payments.js';
+import { submitDevTestPage } from '../support/portal-payments.js';
 
 let t: TestApp;
 before(async () => (t = await startTestApp()));
 afterEach(() => assertBalancesMatchLedger(t));
 after(() => t.close());
-
-/** Opens a test page (its own cookies) and posts its form with `fields`; answers the status. */
-async function post(url: string, fields: Record<string, string>) {
-  const page = await fetch(url);
-  assert.equal(page.status, 200);
-  const body = await page.text();
-  assert.match(body, /TEST PAGE/);
-  const cookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-  const csrf = /name="csrf" value="([^"]+)"/.exec(body)![1]!;
-  const posted = await fetch(url, { method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf, ...fields }).toString() });
-  return { status: posted.status, body };
-}
 
 /** The API as its owner reads it, through a workspace key: a console session ends when the clock moves a month. */
 async function apiOut(api: ApiFixture) {
@@ -52,7 +41,7 @@ async function starterPastDue(name: string) {
   const api = await createApi(t, { name });
   const checkout = await api.owner.client.post(`/apis/${api.apiId}/plan/checkout`, { plan_code: 'starter' });
   assert.equal(checkout.status, 200, checkout.text);
-  const paid = await post(checkout.body.url, { outcome: 'pay_declining' });
+  const paid = await submitDevTestPage(checkout.body.url, { outcome: 'pay_declining' });
   assert.equal(paid.status, 303);
   let out = await apiOut(api);
   assert.deepEqual([out.plan.code, out.plan_status], ['starter', 'active']);
@@ -80,7 +69,7 @@ test('a declined platform renewal paid within the grace: active again, the grace
   t.clock.advance(graceUntil - 60_000 - t.clock.now().getTime());
   await grace();
   assert.equal((await apiOut(api)).plan_status, 'past_due');
-  assert.equal((await post(await openInvoiceOf(api.apiId), {})).status, 303);
+  assert.equal((await submitDevTestPage(await openInvoiceOf(api.apiId), {})).status, 303);
   t.clock.advance(120_000);
   await grace();
   const out = await apiOut(api);

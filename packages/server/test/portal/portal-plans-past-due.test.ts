@@ -14,7 +14,7 @@ import { startIssuer, type IssuerFixture } from '../support/issuer.js';
 import { expectPage } from '../support/pages.js';
 import { devWebhookSecret } from '../../src/payments/dev-provider.js';
 import { assertBalancesMatchLedger, eventJson, postEvent } from '../support/payments.js';
-import { checkoutUrlOf, clickDevCheckout, connectDevPayments, customerOwner, mailSettled, ownerKeyClient, rowsOf, signInAgain, teammateOf, textById } from '../support/portal-payments.js';
+import { checkoutUrlOf, clickDevCheckout, connectDevPayments, submitDevTestPage, customerOwner, mailSettled, ownerKeyClient, rowsOf, signInAgain, teammateOf, textById } from '../support/portal-payments.js';
 import type { TestClient } from '../support/client.js';
 
 let f: IssuerFixture;
@@ -54,16 +54,9 @@ async function renewAfterPeriod(customerId: string) {
   assert.ok((await f.t.services.devProvider!.renewDue()) >= 1);
 }
 
-/** Opens an invoice's test page (its own cookies) and pays it; answers the page after. */
+/** Pays an invoice on its test page; answers the page after. */
 async function payInvoice(url: string): Promise<string> {
-  const page = await fetch(url);
-  assert.equal(page.status, 200);
-  const body = await page.text();
-  assert.match(body, /TEST PAGE/);
-  const cookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-  const csrf = /name="csrf" value="([^"]+)"/.exec(body)![1]!;
-  const posted = await fetch(url, { method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf }).toString() });
-  assert.equal(posted.status, 303);
+  assert.equal((await submitDevTestPage(url)).status, 303);
   return (await fetch(url)).text();
 }
 

@@ -28,19 +28,22 @@ export function checkoutUrlOf(f: IssuerFixture, answer: Page): string {
 }
 
 /**
- * Opens the test checkout page (its own cookies, as the provider's page has) and clicks the
- * button of `outcome` (pay, fail, save, save_declining); answers where the page sends the browser.
+ * Opens one of the development provider's test pages (checkout, invoice) with its own cookies, as
+ * the provider's pages have, and posts its form with `fields`; answers where it sends the browser.
  */
-export async function clickDevCheckout(url: string, outcome: string): Promise<{ status: number; location: string | null; page: string }> {
+export async function submitDevTestPage(url: string, fields: Record<string, string> = {}): Promise<{ status: number; location: string | null; page: string }> {
   const page = await fetch(url);
   assert.equal(page.status, 200);
   const body = await page.text();
   assert.match(body, /TEST PAGE/);
   const cookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
   const csrf = /name="csrf" value="([^"]+)"/.exec(body)![1]!;
-  const posted = await fetch(url, { method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf, outcome }).toString() });
+  const posted = await fetch(url, { method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf, ...fields }).toString() });
   return { status: posted.status, location: posted.headers.get('location'), page: body };
 }
+
+/** Clicks the test checkout's button of `outcome` (pay, fail, save, save_declining, pay_declining). */
+export const clickDevCheckout = (url: string, outcome: string) => submitDevTestPage(url, { outcome });
 
 /** A person signed in to the portal as the owner of a customer of their own. */
 export async function customerOwner(f: IssuerFixture, name = 'Bea Billing') {
