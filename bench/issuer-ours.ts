@@ -4,10 +4,8 @@
 // a person and a session made through the services. It answers the parent (IPC) with codes minted
 // by TokenService.issueCode, with its CPU time and that of its PostgreSQL backends, and stops.
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:net';
-import pg from 'pg';
 import { buildApp } from '../packages/server/dist/app.js';
+import { freePort, openBenchDatabase, statements } from './issuer-server-setup.js';
 import { loadConfig } from '../packages/server/dist/config.js';
 import { insertPerson } from '../packages/server/dist/issuer/people/queries.js';
 import { loadSettings } from '../packages/server/dist/issuer/registry/settings.js';
@@ -15,55 +13,11 @@ import type { Tenant } from '../packages/server/dist/issuer/tenant.js';
 import type { AuthorizationRequest } from '../packages/server/dist/issuer/tokens/authorization-request.js';
 import { OTHER_INTROSPECTION, SERVER_INTROSPECTION } from '../packages/server/dist/issuer/protocol/introspect-routes.js';
 import { systemClock } from '../packages/server/dist/platform/clock.js';
-import { openDatabase, type DatabaseHandle } from '../packages/server/dist/platform/db/database.js';
-import { migrate } from '../packages/server/dist/platform/db/migrate.js';
-import { benchDatabaseUrl } from './support.js';
 import { CODE_CHALLENGE, eachLimited, NONCE, ownCpuMicros, PERMISSION, processCpuMicros, REDIRECT_URI, RESOURCE, SCOPES, type ChildMessage, type ParentMessage } from './issuer-support.js';
 
 const applicationName = `gh_bench_issuer_${randomBytes(4).toString('hex')}`;
 
-// Every statement the app sends (BEGIN and COMMIT included) is one round trip to PostgreSQL.
-// BENCH_ISSUER_QUERY_LOG=1 also counts them by text and prints the counts when the process stops.
-let queries = 0;
-const byText = process.env.BENCH_ISSUER_QUERY_LOG ? new Map<string, number>() : null;
-const query = pg.Client.prototype.query;
-pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-  queries++;
-  if (byText) {
-    const text = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string })?.text);
-    byText.set(text, (byText.get(text) ?? 0) + 1);
-  }
-  return (query as (...args: unknown[]) => unknown).apply(this, args);
-} as typeof query;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/** A fresh schema on the bench PostgreSQL; null when none answers (then PGlite). */
-async function freshSchema(): Promise<{ admin: pg.Client; schema: string } | null> {
-  const admin = new pg.Client({ connectionString: benchDatabaseUrl, connectionTimeoutMillis: 3000 });
-  try {
-    await admin.connect();
-  } catch {
-    return null;
-  }
-  const schema = `bench_${randomBytes(5).toString('hex')}`;
-  await admin.query(`create schema ${schema}`);
-  return { admin, schema };
-}
-
-const postgres = await freshSchema();
-const url = new URL(benchDatabaseUrl);
-url.searchParams.set('application_name', applicationName);
-const database: DatabaseHandle = postgres
-  ? await openDatabase({ url: url.toString(), schema: postgres.schema, poolSize: 10 })
-  : await openDatabase({ url: null });
-await migrate(database.db);
+const { database, postgres, url } = await openBenchDatabase(applicationName);
 
 const port = await freePort();
 const config = loadConfig({
@@ -157,10 +111,10 @@ process.on('message', async (message: ParentMessage) => {
     const codes = await eachLimited(Array.from({ length: message.count }), 8, () => services.tokens.issueCode(tenant, request, signedIn, SCOPES));
     await send({ type: 'codes', codes });
   } else if (message.type === 'cpu') {
-    const counted = queries;
+    const counted = statements.count;
     await send({ type: 'cpu', serverMicros: ownCpuMicros(), databaseMicros: await databaseMicros(), queries: postgres ? counted : null });
   } else if (message.type === 'stop') {
-    if (byText) for (const [text, count] of [...byText].sort((a, b) => b[1] - a[1])) console.error(`${String(count).padStart(8)}  ${text.slice(0, 200)}`);
+    if (statements.byText) for (const [text, count] of [...statements.byText].sort((a, b) => b[1] - a[1])) console.error(`${String(count).padStart(8)}  ${text.slice(0, 200)}`);
     await app.close();
     await database.close();
     if (postgres) {

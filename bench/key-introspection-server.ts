@@ -5,19 +5,14 @@
 // server, and a code for an access token for the same server. It answers the parent (IPC) with its
 // CPU time and statements sent, and stops.
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:net';
-import pg from 'pg';
 import { buildApp } from '../packages/server/dist/app.js';
+import { freePort, openBenchDatabase, statements } from './issuer-server-setup.js';
 import { loadConfig } from '../packages/server/dist/config.js';
 import { insertPerson } from '../packages/server/dist/issuer/people/queries.js';
 import { loadSettings } from '../packages/server/dist/issuer/registry/settings.js';
 import type { Tenant } from '../packages/server/dist/issuer/tenant.js';
 import { OTHER_INTROSPECTION, SERVER_INTROSPECTION } from '../packages/server/dist/issuer/protocol/introspect-routes.js';
 import { systemClock } from '../packages/server/dist/platform/clock.js';
-import { openDatabase, type DatabaseHandle } from '../packages/server/dist/platform/db/database.js';
-import { migrate } from '../packages/server/dist/platform/db/migrate.js';
-import { benchDatabaseUrl } from './support.js';
 import { CODE_CHALLENGE, NONCE, ownCpuMicros, PERMISSION, processCpuMicros, REDIRECT_URI, RESOURCE, type Credentials } from './issuer-support.js';
 
 export interface KeyBenchReady {
@@ -37,40 +32,7 @@ export type KeyBenchChild = KeyBenchReady | { type: 'cpu'; serverMicros: number;
 
 const applicationName = `gh_bench_keys_${randomBytes(4).toString('hex')}`;
 
-// Every statement the app sends (BEGIN and COMMIT included) is one round trip to PostgreSQL.
-let queries = 0;
-const query = pg.Client.prototype.query;
-pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
-  queries++;
-  return (query as (...args: unknown[]) => unknown).apply(this, args);
-} as typeof query;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-async function freshSchema(): Promise<{ admin: pg.Client; schema: string } | null> {
-  const admin = new pg.Client({ connectionString: benchDatabaseUrl, connectionTimeoutMillis: 3000 });
-  try {
-    await admin.connect();
-  } catch {
-    return null;
-  }
-  const schema = `bench_${randomBytes(5).toString('hex')}`;
-  await admin.query(`create schema ${schema}`);
-  return { admin, schema };
-}
-
-const postgres = await freshSchema();
-// Our pool's backends are found by application_name, to read their CPU time.
-const url = new URL(benchDatabaseUrl);
-url.searchParams.set('application_name', applicationName);
-const database: DatabaseHandle = postgres ? await openDatabase({ url: url.toString(), schema: postgres.schema, poolSize: 10 }) : await openDatabase({ url: null });
-await migrate(database.db);
+const { database, postgres, url } = await openBenchDatabase(applicationName);
 
 const port = await freePort();
 const config = loadConfig({ PORT: String(port), BASE_URL: `http://localhost:${port}`, PORTAL_DOMAIN: 'localhost', SECRET_KEY: randomBytes(32).toString('base64'), DATA_DIR: '.bench-data', LOG_LEVEL: 'silent' });
@@ -140,7 +102,7 @@ const send = (message: KeyBenchChild) => new Promise<void>((resolve) => process.
 process.on('disconnect', () => process.exit());
 process.on('message', async (message: KeyBenchParent) => {
   if (message.type === 'cpu') {
-    const counted = queries;
+    const counted = statements.count;
     await send({ type: 'cpu', serverMicros: ownCpuMicros(), databaseMicros: await databaseMicros(), queries: postgres ? counted : null });
   } else if (message.type === 'stop') {
     await app.close();
