@@ -1,9 +1,14 @@
 // What the benchmark servers on our issuer (issuer-ours.ts, key-introspection-server.ts) share:
-// counting the statements the app sends, a free port, and a migrated database of their own.
+// counting the statements the app sends, a migrated database of their own, and the app listening
+// with an owner, a workspace and an API made through the services.
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { createServer } from 'node:net';
 import pg from 'pg';
+import { buildApp } from '../packages/server/dist/app.js';
+import { loadConfig } from '../packages/server/dist/config.js';
+import { OTHER_INTROSPECTION, SERVER_INTROSPECTION } from '../packages/server/dist/issuer/protocol/introspect-routes.js';
+import { systemClock } from '../packages/server/dist/platform/clock.js';
 import { openDatabase, type DatabaseHandle } from '../packages/server/dist/platform/db/database.js';
 import { migrate } from '../packages/server/dist/platform/db/migrate.js';
 import { benchDatabaseUrl } from './support.js';
@@ -55,4 +60,34 @@ export async function openBenchDatabase(applicationName: string): Promise<{ data
   const database = postgres ? await openDatabase({ url: url.toString(), schema: postgres.schema, poolSize: 10 }) : await openDatabase({ url: null });
   await migrate(database.db);
   return { database, postgres, url };
+}
+
+/**
+ * Our app on a database of its own (PostgreSQL, else PGlite), listening on a free port, with an
+ * owner, a workspace and an API (`name`, `slug`) made through the services as the console would.
+ */
+export async function startBenchIssuer(applicationName: string, api: { name: string; slug: string }) {
+  const { database, postgres, url } = await openBenchDatabase(applicationName);
+  const port = await freePort();
+  const config = loadConfig({ PORT: String(port), BASE_URL: `http://localhost:${port}`, PORTAL_DOMAIN: 'localhost', SECRET_KEY: randomBytes(32).toString('base64'), DATA_DIR: '.bench-data', LOG_LEVEL: 'silent' });
+  const { app, services } = await buildApp({ config, database, clock: systemClock, redis: null, logger: false });
+
+  // Spec 8 limits introspection to 100/s per server credential with bursts of 1,000 (and web apps
+  // to 50/s per network): far below what a benchmark sends. The limiter still runs on every request
+  // (in memory, as without Redis), with its rules lifted. This patches this process's instance
+  // only, after buildApp; no server code changes and nothing of it is reachable in production.
+  const buckets = services.tokenBuckets;
+  const take = buckets.take.bind(buckets);
+  const lifted = new Set([SERVER_INTROSPECTION.name, OTHER_INTROSPECTION.name]);
+  buckets.take = (rule, key) => take(lifted.has(rule.name) ? { ...rule, ratePerS: 1e9, burst: 1e9 } : rule, key);
+
+  await app.listen({ port, host: '127.0.0.1' });
+  const owner = await services.db.transaction().execute(async (trx) => {
+    const user = await services.accounts.createUser(trx, { email: 'bench@example.com', name: 'Bench', password: 'bench password 1' });
+    return services.workspaces.createWorkspace(trx, { type: 'system', id: 'bench', name: 'bench', ip: '127.0.0.1' }, user.id, 'Bench');
+  });
+  const caller = { kind: 'key' as const, key: { id: 'wsk_bench', workspaceId: owner.id, name: 'bench', role: 'admin' as const }, ip: '127.0.0.1', userAgent: 'bench' };
+  const created = await services.apis.create(caller, owner.id, { name: api.name, preset: 'payg', slug: api.slug });
+  if (!created.ok) throw new Error(`api: ${created.code}`);
+  return { app, services, database, postgres, url, port, caller, apiId: created.value.api.id };
 }

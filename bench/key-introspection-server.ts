@@ -5,14 +5,10 @@
 // server, and a code for an access token for the same server. It answers the parent (IPC) with its
 // CPU time and statements sent, and stops.
 import { randomBytes } from 'node:crypto';
-import { buildApp } from '../packages/server/dist/app.js';
-import { freePort, openBenchDatabase, statements } from './issuer-server-setup.js';
-import { loadConfig } from '../packages/server/dist/config.js';
+import { startBenchIssuer, statements } from './issuer-server-setup.js';
 import { insertPerson } from '../packages/server/dist/issuer/people/queries.js';
 import { loadSettings } from '../packages/server/dist/issuer/registry/settings.js';
 import type { Tenant } from '../packages/server/dist/issuer/tenant.js';
-import { OTHER_INTROSPECTION, SERVER_INTROSPECTION } from '../packages/server/dist/issuer/protocol/introspect-routes.js';
-import { systemClock } from '../packages/server/dist/platform/clock.js';
 import { CODE_CHALLENGE, NONCE, ownCpuMicros, PERMISSION, processCpuMicros, REDIRECT_URI, RESOURCE, type Credentials } from './issuer-support.js';
 
 export interface KeyBenchReady {
@@ -32,31 +28,7 @@ export type KeyBenchChild = KeyBenchReady | { type: 'cpu'; serverMicros: number;
 
 const applicationName = `gh_bench_keys_${randomBytes(4).toString('hex')}`;
 
-const { database, postgres, url } = await openBenchDatabase(applicationName);
-
-const port = await freePort();
-const config = loadConfig({ PORT: String(port), BASE_URL: `http://localhost:${port}`, PORTAL_DOMAIN: 'localhost', SECRET_KEY: randomBytes(32).toString('base64'), DATA_DIR: '.bench-data', LOG_LEVEL: 'silent' });
-const { app, services } = await buildApp({ config, database, clock: systemClock, redis: null, logger: false });
-
-// Spec 8 limits introspection to 100/s per server credential with bursts of 1,000: far below what
-// a benchmark sends. The limiter still runs on every request, with its rules lifted, in this
-// process's instance only (as bench/issuer-ours.ts does).
-const buckets = services.tokenBuckets;
-const take = buckets.take.bind(buckets);
-const lifted = new Set([SERVER_INTROSPECTION.name, OTHER_INTROSPECTION.name]);
-buckets.take = (rule, key) => take(lifted.has(rule.name) ? { ...rule, ratePerS: 1e9, burst: 1e9 } : rule, key);
-
-await app.listen({ port, host: '127.0.0.1' });
-
-// Setup through the services, as the console, the pages and the account API would.
-const owner = await services.db.transaction().execute(async (trx) => {
-  const user = await services.accounts.createUser(trx, { email: 'bench@example.com', name: 'Bench', password: 'bench password 1' });
-  return services.workspaces.createWorkspace(trx, { type: 'system', id: 'bench', name: 'bench', ip: '127.0.0.1' }, user.id, 'Bench');
-});
-const caller = { kind: 'key' as const, key: { id: 'wsk_bench', workspaceId: owner.id, name: 'bench', role: 'admin' as const }, ip: '127.0.0.1', userAgent: 'bench' };
-const created = await services.apis.create(caller, owner.id, { name: 'Bench Keys', preset: 'payg', slug: 'bench-keys' });
-if (!created.ok) throw new Error(`api: ${created.code}`);
-const apiId = created.value.api.id;
+const { app, services, database, postgres, port, caller, apiId } = await startBenchIssuer(applicationName, { name: 'Bench Keys', slug: 'bench-keys' });
 const webApp = await services.registry.apps.create(caller, apiId, { name: 'Bench web app', kind: 'web', redirect_uris: [REDIRECT_URI] });
 if (!webApp.ok || !webApp.value.client_secret) throw new Error('web app');
 const server = await services.registry.servers.create(caller, apiId, { name: 'Bench API', resource_url: RESOURCE, permissions: [{ name: PERMISSION, description: 'Read things' }] });
