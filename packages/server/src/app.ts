@@ -95,6 +95,7 @@ import { KeyIntrospector } from './end-user-keys/introspection.js';
 import { endUserKeyReminderJob, endUserKeyRetentionJob } from './jobs/end-user-keys.js';
 import { ChangeFeed } from './platform/db/change-feed.js';
 import { CachedReads } from './issuer/cached-reads.js';
+import { webAppRoutes } from './console/web-app/routes.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -295,7 +296,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
     services.metrics.latency.observe(labels, reply.elapsedTime / 1000);
   });
 
-  await app.register(operationalRoutes({ db: services.db, metrics: services.metrics, consoleHost: consoleHostPattern(config.consoleHost) }));
+  await app.register(operationalRoutes({ db: services.db, metrics: services.metrics }));
   // The reverse proxy's question before it gets a certificate (Caddy's on-demand TLS `ask`).
   await app.register(tlsRoutes(services.domains));
 
@@ -336,6 +337,8 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
     // The outbox is readable only where mail has nowhere else to go: with SMTP configured it would
     // hand anyone the codes and links that were mailed to others.
     if (!config.production && services.devOutbox) await consoleApp.register(devMailRoutes(services));
+    // Last: the console web app answers every other GET on this host (its router shows the page).
+    await consoleApp.register(webAppRoutes());
   });
 
   // The tenant face: every API's sign-in service and customer portal, on its own host.

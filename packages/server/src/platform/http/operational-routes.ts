@@ -5,10 +5,8 @@ import type { Metrics } from '../metrics.js';
 import { migrationsCurrent } from '../db/migrate.js';
 import { Problem } from '../errors.js';
 
-/** /healthz and /readyz on every host; /metrics and the landing page on the console host. */
-export function operationalRoutes(services: { db: Db; metrics: Metrics; consoleHost: RegExp }): FastifyPluginAsync {
-  // The landing page is the console host's: every other host's `/` is its API's portal.
-  const consoleHostOnly = { host: services.consoleHost };
+/** /healthz and /readyz on every host; /metrics on the console host (its `/` is the console web app). */
+export function operationalRoutes(services: { db: Db; metrics: Metrics }): FastifyPluginAsync {
   return async (app) => {
     app.get('/healthz', { schema: { hide: true } }, async () => ({ ok: true }));
 
@@ -25,16 +23,6 @@ export function operationalRoutes(services: { db: Db; metrics: Metrics; consoleH
     app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
       if (request.face.kind !== 'console') throw new Problem('not_found');
       return reply.type(services.metrics.registry.contentType).send(await services.metrics.registry.metrics());
-    });
-
-    app.get('/', { schema: { hide: true }, constraints: consoleHostOnly }, async (_request, reply) => {
-      return reply
-        .type('text/html; charset=utf-8')
-        .send(
-          '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Gatehouse</title></head><body style="font-family:sans-serif">' +
-            '<h1>Gatehouse</h1><p>Sign-in, API keys and metered billing for your API.</p>' +
-            '<p><a href="/api/docs">Console API documentation</a> · <a href="/api/openapi.json">OpenAPI document</a></p></body></html>',
-        );
     });
   };
 }

@@ -1,0 +1,30 @@
+// Names for the records of the console API, taken from the generated types, so a page says
+// `ApiOut` where the spec does and follows any change of the API's schemas.
+import type { paths } from './schema.js';
+
+type Json<T> = T extends { content: { 'application/json': infer B } } ? B : never;
+/** The JSON body of a path's operation at a status. */
+export type ResponseOf<P extends keyof paths, M extends keyof paths[P], S extends number = 200> = paths[P][M] extends { responses: infer R }
+  ? S extends keyof R
+    ? Json<R[S]>
+    : never
+  : never;
+/** The JSON request body of a path's operation. */
+export type RequestOf<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { requestBody?: infer B } ? Json<NonNullable<B>> : never;
+
+export type MeBody = ResponseOf<'/api/me', 'get'>;
+export type UserOut = MeBody['user'];
+export type WorkspaceOut = NonNullable<MeBody['workspaces']>[number];
+export type ApiOut = ResponseOf<'/api/apis/{api}', 'get'>;
+export type ApiSummary = NonNullable<ResponseOf<'/api/workspaces/{ws}/apis', 'get'>['apis']>[number];
+export type UpdateAPIInBody = RequestOf<'/api/apis/{api}', 'patch'>;
+export type CustomersBody = ResponseOf<'/api/apis/{api}/customers', 'get'>;
+export type CustomerSummary = NonNullable<CustomersBody['customers']>[number];
+export type CustomerDetail = ResponseOf<'/api/apis/{api}/customers/{id}', 'get'>;
+export type LedgerBody = ResponseOf<'/api/apis/{api}/ledger', 'get'>;
+export type LedgerEntry = NonNullable<LedgerBody['entries']>[number];
+export type StatsBody = ResponseOf<'/api/apis/{api}/stats', 'get'>;
+export type AuditBody = ResponseOf<'/api/workspaces/{ws}/audit', 'get'>;
+export type AuditOut = NonNullable<AuditBody['events']>[number];
+export type MembersBody = ResponseOf<'/api/workspaces/{ws}/members', 'get'>;
+export type ConnectionBody = ResponseOf<'/api/apis/{api}/connection', 'get'>;

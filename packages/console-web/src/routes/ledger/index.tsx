@@ -1,0 +1,4 @@
+// An API's credit ledger.
+import type { RouteObject } from 'react-router';
+
+export const ledgerRoutes: RouteObject[] = [];

@@ -1,0 +1,120 @@
+// The console's browser journeys (DESIGN sections 10 and 11): the real app on a real database with
+// real SMTP, Debian's Chromium driven by playwright-core, one browser per test file. Every page is
+// checked by axe-core in the page and saved as a screenshot under
+// packages/console-web/test-output/<test file>/ for a reviewer to look at.
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { PASSWORD, signUp, type SignedUp } from '../../../server/test/support/flows.js';
+import { startTestApp, type TestApp } from '../../../server/test/support/harness.js';
+
+export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+/** The reason browser journeys are skipped on a machine without Chromium (CI installs it). */
+export const skipWithoutChromium = existsSync(CHROMIUM) ? false : `${CHROMIUM} is missing (apt-get install chromium; .ci/run installs it)`;
+
+const PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface ConsoleFixture {
+  t: TestApp;
+  browser: Browser;
+  /** Where this test file's screenshots go. */
+  output: string;
+  close(): Promise<void>;
+}
+
+/** The app and one browser for a test file. */
+export async function startConsole(testFileUrl: string, env: Record<string, string> = {}): Promise<ConsoleFixture> {
+  const file = relative(join(PACKAGE_DIR, 'test'), fileURLToPath(testFileUrl)).replace(/\.test\.ts$/, '');
+  const output = join(PACKAGE_DIR, 'test-output', file);
+  mkdirSync(output, { recursive: true });
+  const t = await startTestApp(env);
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--headless', '--disable-gpu', '--disable-background-networking'] });
+  return {
+    t,
+    browser,
+    output,
+    async close() {
+      await browser.close();
+      await t.close();
+    },
+  };
+}
+
+export interface ConsolePage {
+  context: BrowserContext;
+  page: Page;
+  /** Content-Security-Policy refusals and uncaught errors seen in the page so far. */
+  problems: string[];
+}
+
+/** A new browser context (its own cookies) and page, watching for CSP refusals and page errors. */
+export async function newConsolePage(f: ConsoleFixture, viewport = { width: 1280, height: 900 }): Promise<ConsolePage> {
+  const context = await f.browser.newContext({ viewport, baseURL: f.t.url });
+  const page = await context.newPage();
+  const problems: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) problems.push(message.text());
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  return { context, page, problems };
+}
+
+/** An owner with an account made through the API, signed in in this browser context. */
+export async function signedInOwner(f: ConsoleFixture, cp: ConsolePage, options: { name?: string; email?: string } = {}): Promise<SignedUp> {
+  const owner = await signUp(f.t, options);
+  await signInContext(f, cp, owner.email);
+  return owner;
+}
+
+/** Signs a browser context in through the API (the cookie lands in the context's jar). */
+export async function signInContext(f: ConsoleFixture, cp: ConsolePage, email: string, password = PASSWORD) {
+  const answer = await cp.context.request.post(`${f.t.url}/api/auth/login`, { data: { email, password }, headers: { 'x-requested-with': 'test' } });
+  assert.equal(answer.status(), 200, await answer.text());
+}
+
+/**
+ * axe-core run in the page, as it stands: no serious or critical violation. Injected through the
+ * debugging protocol, which the page's Content-Security-Policy does not govern.
+ */
+export async function checkAccessibility(page: Page, label: string) {
+  await page.evaluate(axeSource);
+  const result = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown }[] }[] }> } }).axe;
+    return axe.run((globalThis as unknown as { document: unknown }).document, { resultTypes: ['violations'] });
+  });
+  const bad = result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  assert.deepEqual(
+    bad.map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => JSON.stringify(n.target)).join(', ')})`),
+    [],
+    `axe on ${label}`,
+  );
+}
+
+/** A screenshot of the whole page, after axe has checked it. */
+export async function shotAndCheck(f: ConsoleFixture, page: Page, name: string) {
+  await checkAccessibility(page, name);
+  await page.screenshot({ path: join(f.output, `${name}.png`), fullPage: true });
+}
+
+/**
+ * The console API requests a page makes when it is opened by address (a full load), counted until
+ * the network is idle: the figure of issue 21's "requests each page makes on open".
+ */
+export async function apiRequestsOnOpen(page: Page, path: string): Promise<string[]> {
+  const seen: string[] = [];
+  const listener = (request: { url(): string; method(): string }) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith('/api/')) seen.push(`${request.method()} ${url.pathname}${url.search}`);
+  };
+  page.on('request', listener);
+  await page.goto(path, { waitUntil: 'networkidle' });
+  page.off('request', listener);
+  return seen;
+}
+
+/** The page's own heading. */
+export const heading = (page: Page) => page.locator('h1').first().textContent();
