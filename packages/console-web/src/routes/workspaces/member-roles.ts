@@ -1,0 +1,23 @@
+// Which member controls a caller gets (docs/decisions.md "Roles"): admins change roles among
+// admin, editor and viewer and remove anyone but owners; owners also grant and take the owner role
+// and remove owners. The last owner is not guarded here: the API refuses, and the page says why.
+import type { MemberOut } from '../../api/records.js';
+import { canAdmin, isOwner, type Role } from '../../app/roles.js';
+
+/** The roles `caller` may give, highest first. */
+export function grantableRoles(caller: string): Role[] {
+  if (isOwner(caller)) return ['owner', 'admin', 'editor', 'viewer'];
+  return canAdmin(caller) ? ['admin', 'editor', 'viewer'] : [];
+}
+
+export const canChangeRole = (caller: string, member: MemberOut) => canAdmin(caller) && (member.role !== 'owner' || isOwner(caller));
+
+/** Removing someone else; leaving is the person's own button. */
+export const canRemove = (caller: string, member: MemberOut, selfId: string) => member.user_id !== selfId && canChangeRole(caller, member);
+
+export const ROLE_HINTS: Record<Role, string> = {
+  owner: 'everything, including deleting the workspace and making owners',
+  admin: 'members, invitations, workspace keys, secrets, domains and payments',
+  editor: 'APIs, customers, credit, plans and sign-in settings',
+  viewer: 'reads everything but secrets',
+};
