@@ -17,7 +17,7 @@ export function AuditEventRow({ event, narrow }: { event: AuditOut; narrow: (fil
   return (
     <tr>
       <td className="nowrap">{formatTime(event.created_at)}</td>
-      <td>
+      <td className="nowrap">
         {event.actor_name || event.actor_id}
         <div className="muted small">{event.actor_type}</div>
       </td>

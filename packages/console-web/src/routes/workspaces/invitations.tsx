@@ -8,7 +8,7 @@ import { canAdmin } from '../../app/roles.js';
 import { ConfirmButton } from '../../components/confirm.js';
 import { Field, FormError, SelectField, fieldErrors } from '../../components/field.js';
 import { formatTime } from '../../format/time.js';
-import { ROLE_HINTS } from './member-roles.js';
+import { INVITABLE_HINT } from './member-roles.js';
 import { membersKey } from './queries.js';
 
 type InvitableRole = 'admin' | 'editor' | 'viewer';
@@ -35,12 +35,12 @@ function InviteForm({ ws }: { ws: string }) {
           Invitation sent to {invite.data.email}. The link works for 7 days.
         </p>
       ) : null}
-      <div className="toolbar">
-        <Field label="E-mail" name="email" type="email" maxLength={254} required autoComplete="off" error={errors.email} />
-        <SelectField label="Role" name="role" defaultValue="editor" error={errors.role}>
+      <div className="toolbar inline-form">
+        <Field label="E-mail" name="email" type="email" maxLength={254} required autoComplete="off" hint="A new address sets up an account from the link." error={errors.email} />
+        <SelectField label="Role" name="role" defaultValue="editor" hint={INVITABLE_HINT} error={errors.role}>
           {(['admin', 'editor', 'viewer'] as const).map((role) => (
             <option key={role} value={role}>
-              {role}: {ROLE_HINTS[role]}
+              {role}
             </option>
           ))}
         </SelectField>

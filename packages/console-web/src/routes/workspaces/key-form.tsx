@@ -5,7 +5,7 @@ import type { FormEvent } from 'react';
 import { api, call } from '../../api/client.js';
 import { ShownOnce } from '../../components/copy.js';
 import { Field, FormError, SelectField, fieldErrors } from '../../components/field.js';
-import { ROLE_HINTS } from './member-roles.js';
+import { INVITABLE_HINT } from './member-roles.js';
 import { keysKey } from './queries.js';
 
 type KeyRole = 'admin' | 'editor' | 'viewer';
@@ -37,12 +37,12 @@ export function KeyForm({ ws }: { ws: string }) {
       ) : (
         <form onSubmit={submit}>
           <FormError error={create.error} fields={['name', 'role']} />
-          <div className="toolbar">
-            <Field label="Key name" name="name" maxLength={80} required autoComplete="off" hint="Where it is used: “Deploy bot”." error={errors.name} />
-            <SelectField label="Role" name="role" defaultValue="editor" error={errors.role}>
+          <div className="toolbar inline-form">
+            <Field label="Key name" name="name" maxLength={80} required autoComplete="off" hint="Where it is used, such as “Deploy bot”." error={errors.name} />
+            <SelectField label="Role" name="role" defaultValue="editor" hint={INVITABLE_HINT} error={errors.role}>
               {(['admin', 'editor', 'viewer'] as const).map((role) => (
                 <option key={role} value={role}>
-                  {role}: {ROLE_HINTS[role]}
+                  {role}
                 </option>
               ))}
             </SelectField>

@@ -7,6 +7,7 @@ import type { WorkspaceOut } from '../../api/records.js';
 import { useSession } from '../../app/session.js';
 import { ConfirmButton } from '../../components/confirm.js';
 import { FormError } from '../../components/field.js';
+import { LastOwnerHint } from './member-roles.js';
 import { useRefreshSession } from './queries.js';
 
 export function LeaveButton({ workspace }: { workspace: WorkspaceOut }) {
@@ -22,9 +23,10 @@ export function LeaveButton({ workspace }: { workspace: WorkspaceOut }) {
     },
   });
   return (
-    <ConfirmButton label="Leave workspace" title={`Leave ${workspace.name}?`} onOpen={() => leave.reset()} onConfirm={() => leave.mutateAsync()}>
+    <ConfirmButton label="Leave workspace" className="secondary" title={`Leave ${workspace.name}?`} onOpen={() => leave.reset()} onConfirm={() => leave.mutateAsync()}>
       <p>You lose access to its APIs, keys and audit log at once. Someone who runs it can invite you again.</p>
       <FormError error={leave.error} />
+      <LastOwnerHint error={leave.error} />
     </ConfirmButton>
   );
 }

@@ -7,8 +7,8 @@ import { api, call } from '../../api/client.js';
 import type { MemberOut } from '../../api/records.js';
 import type { Role } from '../../app/roles.js';
 import { meKey } from '../../app/session.js';
-import { FormError, SelectField, fieldErrors } from '../../components/field.js';
-import { ROLE_HINTS, grantableRoles } from './member-roles.js';
+import { FormError, fieldErrors } from '../../components/field.js';
+import { LastOwnerHint, ROLE_HINTS, grantableRoles } from './member-roles.js';
 import { membersKey } from './queries.js';
 
 export function RoleDialog({ ws, member, callerRole, self }: { ws: string; member: MemberOut; callerRole: string; self: boolean }) {
@@ -44,13 +44,19 @@ export function RoleDialog({ ws, member, callerRole, self }: { ws: string; membe
         <h2 id={titleId}>Change the role of {member.name}</h2>
         <form onSubmit={submit}>
           <FormError error={change.error} fields={['role']} />
-          <SelectField key={member.role} label="Role" name="role" defaultValue={member.role} error={fieldErrors(change.error).role} hint={`Now ${member.role}.`}>
+          <fieldset key={member.role}>
+            <legend>Role (now {member.role})</legend>
             {roles.map((role) => (
-              <option key={role} value={role}>
-                {role}: {ROLE_HINTS[role]}
-              </option>
+              <label key={role} className="check">
+                <input type="radio" name="role" value={role} defaultChecked={role === member.role} />
+                <span>
+                  <strong>{role}</strong> <span className="muted small">{ROLE_HINTS[role]}</span>
+                </span>
+              </label>
             ))}
-          </SelectField>
+          </fieldset>
+          {fieldErrors(change.error).role ? <p className="field-error">{fieldErrors(change.error).role}</p> : null}
+          <LastOwnerHint error={change.error} />
           <div className="actions">
             <button type="button" className="secondary" onClick={() => dialog.current?.close()}>
               Cancel
