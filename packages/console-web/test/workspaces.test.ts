@@ -155,6 +155,13 @@ test('workspace keys: empty, created and shown once with copy, working, then del
   await page.getByRole('dialog').getByRole('button', { name: 'Delete key' }).click();
   await page.getByRole('heading', { name: 'No workspace keys' }).waitFor();
   assert.equal((await bot.get(`/workspaces/${ws}/keys`)).status, 401);
+
+  const held = await holdRequests(page, '**/api/workspaces/*/keys');
+  await page.reload();
+  await page.getByText('Loading keys…').waitFor();
+  await shotAndCheck(f, page, '18-keys-loading');
+  await held.release();
+  await page.getByRole('heading', { name: 'No workspace keys' }).waitFor();
   assert.deepEqual((await owner.client.get(`/workspaces/${ws}/keys`)).body.keys, []);
   assert.deepEqual(cp.problems, []);
   await cp.context.close();

@@ -49,7 +49,7 @@ export function AuditFilters({ filter, events, error, onApply }: { filter: Audit
   return (
     <form className="card audit-filters" onSubmit={submit} aria-label="Filter the audit log" key={JSON.stringify(filter)}>
       <div className="toolbar">
-        <Field label="Action" name="action" list={ids.actions} defaultValue={filter.action ?? ''} maxLength={64} autoComplete="off" hint="member.invite, or member for all member.…" error={errors.action} />
+        <Field label="Action" name="action" list={ids.actions} defaultValue={filter.action ?? ''} maxLength={64} autoComplete="off" hint="member.invite, or a whole family: member" error={errors.action} />
         <Field label="Actor" name="actor_id" list={ids.actors} defaultValue={filter.actor_id ?? ''} maxLength={64} autoComplete="off" hint="A person’s, key’s or system’s id." error={errors.actor_id} />
         <Field label="Customer" name="customer_id" list={ids.customers} defaultValue={filter.customer_id ?? ''} maxLength={64} autoComplete="off" hint="A customer’s id, cus_…" error={errors.customer_id} />
       </div>
