@@ -9623,12 +9623,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The audit log, newest first */
+        /** The audit log, newest first; narrowed by API, action, actor or customer */
         get: {
             parameters: {
                 query?: {
+                    /** @description an action (`member.invite`), or a family of actions (`member`: every `member.…`) */
+                    action?: string;
+                    /** @description events by this actor (a person, a workspace key or a system actor) */
+                    actor_id?: string;
                     api_id?: string;
                     before?: string;
+                    /** @description events about this customer */
+                    customer_id?: string;
                     limit?: number;
                 };
                 header?: never;
