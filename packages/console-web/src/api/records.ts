@@ -28,3 +28,6 @@ export type AuditBody = ResponseOf<'/api/workspaces/{ws}/audit', 'get'>;
 export type AuditOut = NonNullable<AuditBody['events']>[number];
 export type MembersBody = ResponseOf<'/api/workspaces/{ws}/members', 'get'>;
 export type ConnectionBody = ResponseOf<'/api/apis/{api}/connection', 'get'>;
+export type InviteInfo = ResponseOf<'/api/invites/{token}', 'get'>;
+export type AcceptedBody = ResponseOf<'/api/invites/{token}/accept', 'post'>;
+export type TotpSetupBody = ResponseOf<'/api/me/2fa/setup', 'post'>;

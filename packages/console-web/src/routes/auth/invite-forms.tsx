@@ -1,0 +1,63 @@
+// Accepting an invitation: as the invited account already signed in (one button), or as a new
+// address with a name and a password. A refusal that means "sign in as the invited address"
+// (409 invite_account_mismatch: a session that ended or changed in another tab) says so and links
+// to sign in, coming back to the invitation.
+import type { UseMutationResult } from '@tanstack/react-query';
+import type { FormEvent } from 'react';
+import { Link } from 'react-router';
+import { ProblemError } from '../../api/client.js';
+import type { AcceptedBody } from '../../api/records.js';
+import { Field, FormError, fieldErrors } from '../../components/field.js';
+import { text } from './form-text.js';
+
+export type Accept = UseMutationResult<AcceptedBody, unknown, { name?: string; password?: string }>;
+
+function Refusal({ accept, signIn }: { accept: Accept; signIn: string }) {
+  const mismatch = accept.error instanceof ProblemError && accept.error.code === 'invite_account_mismatch';
+  return (
+    <>
+      <FormError error={accept.error} fields={['name', 'password']} />
+      {mismatch ? (
+        <p>
+          <Link to={signIn}>Sign in as the invited address</Link> to accept.
+        </p>
+      ) : null}
+    </>
+  );
+}
+
+export function AcceptAsSignedIn({ accept, workspace, email, signIn }: { accept: Accept; workspace: string; email: string; signIn: string }) {
+  return (
+    <>
+      <p>
+        You are signed in as <strong>{email}</strong>.
+      </p>
+      <Refusal accept={accept} signIn={signIn} />
+      <button type="button" className="block" disabled={accept.isPending} onClick={() => accept.mutate({})}>
+        Join {workspace}
+      </button>
+    </>
+  );
+}
+
+export function AcceptAsNewAddress({ accept, workspace, signIn }: { accept: Accept; workspace: string; signIn: string }) {
+  const errors = fieldErrors(accept.error);
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    accept.mutate({ name: text(form, 'name').trim(), password: text(form, 'password') });
+  };
+  return (
+    <>
+      <p className="muted">Choose your name and a password to create your account.</p>
+      <Refusal accept={accept} signIn={signIn} />
+      <form onSubmit={submit} noValidate>
+        <Field label="Your name" name="name" autoComplete="name" maxLength={100} required autoFocus error={errors.name} />
+        <Field label="Password" name="password" type="password" autoComplete="new-password" maxLength={72} required hint="10 to 72 characters." error={errors.password} />
+        <button type="submit" className="block" disabled={accept.isPending}>
+          Create account and join {workspace}
+        </button>
+      </form>
+    </>
+  );
+}
