@@ -271,6 +271,7 @@ test('a session that changed in another tab: joining answers 409, shown with a w
   assert.match((await page.getByRole('alert').textContent()) ?? '', /Sign in as the invited address/);
   const signIn = page.getByRole('link', { name: 'Sign in as the invited address' });
   assert.equal(await signIn.getAttribute('href'), `/login?next=%2Finvites%2F${token}&email=${encodeURIComponent(invitee.email)}`);
+  assert.equal(await button(page, 'Join Stratus').count(), 0, 'no second try as the wrong account');
   await shotAndCheck(f, page, '16-invite-refused-409');
   assert.equal((await f.t.client().get(`/invites/${token}`)).status, 200, 'still open');
   assert.deepEqual(cp.problems, []);

@@ -8,7 +8,7 @@ import { api, call } from '../../api/client.js';
 import { Field, FormError, fieldErrors } from '../../components/field.js';
 import { Solo } from '../../components/solo.js';
 import { CodeStep, EmailStep } from './code-steps.js';
-import { text } from './form-text.js';
+import { text, ticketSpent } from './form-text.js';
 
 type Step = { at: 'email' } | { at: 'code'; email: string } | { at: 'password'; email: string; ticket: string } | { at: 'done'; email: string };
 
@@ -90,7 +90,7 @@ function NewPasswordStep({ ticket, restart, twoFactorOn }: { ticket: string; res
           Set new password
         </button>
       </form>
-      {reset.error ? (
+      {ticketSpent(reset.error) ? (
         <div className="links">
           <button type="button" className="link" onClick={restart}>
             Start over with a new code

@@ -12,18 +12,20 @@ import { text } from './form-text.js';
 
 export type Accept = UseMutationResult<AcceptedBody, unknown, { name?: string; password?: string }>;
 
+const isMismatch = (error: unknown) => error instanceof ProblemError && error.code === 'invite_account_mismatch';
+
 function Refusal({ accept, signIn }: { accept: Accept; signIn: string }) {
-  const mismatch = accept.error instanceof ProblemError && accept.error.code === 'invite_account_mismatch';
-  return (
-    <>
-      <FormError error={accept.error} fields={['name', 'password']} />
-      {mismatch ? (
+  if (isMismatch(accept.error)) {
+    return (
+      <div className="alert error" role="alert">
+        <p>{(accept.error as ProblemError).message}: this browser is not signed in as that address now.</p>
         <p>
-          <Link to={signIn}>Sign in as the invited address</Link> to accept.
+          <Link to={signIn}>Sign in as the invited address</Link>
         </p>
-      ) : null}
-    </>
-  );
+      </div>
+    );
+  }
+  return <FormError error={accept.error} fields={['name', 'password']} />;
 }
 
 export function AcceptAsSignedIn({ accept, workspace, email, signIn }: { accept: Accept; workspace: string; email: string; signIn: string }) {
@@ -33,9 +35,11 @@ export function AcceptAsSignedIn({ accept, workspace, email, signIn }: { accept:
         You are signed in as <strong>{email}</strong>.
       </p>
       <Refusal accept={accept} signIn={signIn} />
-      <button type="button" className="block" disabled={accept.isPending} onClick={() => accept.mutate({})}>
-        Join {workspace}
-      </button>
+      {isMismatch(accept.error) ? null : (
+        <button type="button" className="block" disabled={accept.isPending} onClick={() => accept.mutate({})}>
+          Join {workspace}
+        </button>
+      )}
     </>
   );
 }

@@ -7,7 +7,7 @@ import { api, call } from '../../api/client.js';
 import { Field, FormError, fieldErrors } from '../../components/field.js';
 import { Solo } from '../../components/solo.js';
 import { CodeStep, EmailStep } from './code-steps.js';
-import { text } from './form-text.js';
+import { text, ticketSpent } from './form-text.js';
 
 type Step = { at: 'email' } | { at: 'code'; email: string } | { at: 'account'; email: string; ticket: string };
 
@@ -83,7 +83,7 @@ function AccountStep({ email, ticket, restart }: { email: string; ticket: string
           Create account
         </button>
       </form>
-      {complete.error ? (
+      {ticketSpent(complete.error) ? (
         <div className="links">
           <button type="button" className="link" onClick={restart}>
             Start over with a new code
