@@ -140,7 +140,8 @@ test('two-factor: set up from the QR code, recovery codes once, sign in with the
   await shotAndCheck(f, page, '07-recovery-codes');
 
   await button(card, 'Copy codes').click();
-  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), codes.join('\n'));
+  const clipboard = () => (globalThis as unknown as { navigator: { clipboard: { readText(): Promise<string> } } }).navigator.clipboard.readText();
+  assert.equal(await page.evaluate(clipboard), codes.join('\n'));
   const link = card.getByRole('link', { name: 'Download as a text file' });
   assert.match((await link.getAttribute('href')) ?? '', /^blob:/);
   const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
