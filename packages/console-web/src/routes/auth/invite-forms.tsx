@@ -29,17 +29,18 @@ function Refusal({ accept, signIn }: { accept: Accept; signIn: string }) {
 }
 
 export function AcceptAsSignedIn({ accept, workspace, email, signIn }: { accept: Accept; workspace: string; email: string; signIn: string }) {
+  // Refused as another account: the session changed since the page was opened, so this page's
+  // idea of who is signed in is stale; only signing in as the invited address helps.
+  if (isMismatch(accept.error)) return <Refusal accept={accept} signIn={signIn} />;
   return (
     <>
       <p>
         You are signed in as <strong>{email}</strong>.
       </p>
       <Refusal accept={accept} signIn={signIn} />
-      {isMismatch(accept.error) ? null : (
-        <button type="button" className="block" disabled={accept.isPending} onClick={() => accept.mutate({})}>
-          Join {workspace}
-        </button>
-      )}
+      <button type="button" className="block" disabled={accept.isPending} onClick={() => accept.mutate({})}>
+        Join {workspace}
+      </button>
     </>
   );
 }
