@@ -33,3 +33,6 @@ export type InviteOut = NonNullable<MembersBody['invites']>[number];
 export type KeyOut = ResponseOf<'/api/workspaces/{ws}/keys', 'get'>['keys'][number];
 export type NewKeyBody = ResponseOf<'/api/workspaces/{ws}/keys', 'post'>;
 export type AuditQuery = NonNullable<NonNullable<paths['/api/workspaces/{ws}/audit']['get']['parameters']['query']>>;
+export type InviteInfo = ResponseOf<'/api/invites/{token}', 'get'>;
+export type AcceptedBody = ResponseOf<'/api/invites/{token}/accept', 'post'>;
+export type TotpSetupBody = ResponseOf<'/api/me/2fa/setup', 'post'>;

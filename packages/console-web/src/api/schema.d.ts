@@ -7997,6 +7997,7 @@ export interface paths {
                             email: string;
                             /** Format: date-time */
                             expires_at: string;
+                            invited_by?: string;
                             role: string;
                             workspace: string;
                         };
