@@ -1,0 +1,67 @@
+// Set-up of the journeys of an API's pages (dashboard, customers, ledger), made through the console
+// API as README's walk-through does: an owner signed in in the browser, an API with the payg
+// preset, customers with keys and credit, and usage reported through POST /sdk/v1/usage with the
+// SDK secret. The flow under test then goes through the pages.
+import assert from 'node:assert/strict';
+import { createApi, createCustomer, createKey, fetchSnapshot, reportUsage, usageItem, type ApiFixture } from '../../../server/test/support/money.js';
+import type { SignedUp } from '../../../server/test/support/flows.js';
+import type { Locator } from 'playwright-core';
+import { signedInOwner, type ConsoleFixture, type ConsolePage } from './console-browser.js';
+
+export interface MeteredApi extends ApiFixture {
+  owner: SignedUp;
+}
+
+/** A new owner, signed in in the browser context, with an API of the payg preset. */
+export async function ownerWithApi(f: ConsoleFixture, cp: ConsolePage, name = 'Weather API'): Promise<MeteredApi> {
+  const owner = await signedInOwner(f, cp, { name: 'Ada Owner' });
+  return (await createApi(f.t, { name, preset: 'payg' }, owner)) as MeteredApi;
+}
+
+export interface Customer {
+  id: string;
+  name: string;
+  keyId: string;
+}
+
+/** A customer added by hand, with a key (so usage can be reported for it). */
+export async function customerWithKey(f: ConsoleFixture, api: MeteredApi, name: string, email?: string): Promise<Customer> {
+  const customer = await createCustomer(f.t, api, name, email);
+  const key = await createKey(api, customer.id);
+  return { id: customer.id, name, keyId: key.id };
+}
+
+/** Credit (or a debit, negative) by the owner through the console API; answers the new balance. */
+export async function creditThroughApi(api: MeteredApi, customerId: string, amountMicro: number, note: string, ref?: string): Promise<number> {
+  const answer = await api.owner.client.post(`/apis/${api.apiId}/customers/${customerId}/credit`, { amount_micro: amountMicro, note, ...(ref ? { ref } : {}) });
+  assert.equal(answer.status, 200, answer.text);
+  return answer.body.balance_micro;
+}
+
+/**
+ * Requests answered with `status`, reported by the SDK: the snapshot names the customer's usage
+ * policy, the items go to POST /sdk/v1/usage, and every item must be accepted.
+ */
+export async function reportRequests(api: MeteredApi, customer: Customer, requests: { status: number; count: number; at: Date }[]) {
+  const snapshot = await fetchSnapshot(api);
+  const policy = snapshot.customers.find((c) => c.id === customer.id)?.usage_policy_id ?? null;
+  assert.ok(policy, `the snapshot holds ${customer.name}`);
+  await reportUsage(api, requests.map((r) => usageItem(customer.keyId, policy, r.status, r.count, r.at)));
+}
+
+/** A console API read as the owner; fails unless it answers 200. */
+export async function readApi<T = any>(api: MeteredApi, path: string): Promise<T> {
+  const answer = await api.owner.client.get(path);
+  assert.equal(answer.status, 200, `${path}: ${answer.text}`);
+  return answer.body as T;
+}
+
+export const DAY_MS = 86_400_000;
+
+/** The cells' text of each body row of a table, top to bottom. */
+export async function rowsOf(table: Locator): Promise<string[][]> {
+  const rows = table.locator('tbody tr');
+  const out: string[][] = [];
+  for (let i = 0; i < (await rows.count()); i++) out.push(await rows.nth(i).locator('td').allTextContents());
+  return out;
+}
