@@ -3,9 +3,10 @@
 // preset, customers with keys and credit, and usage reported through POST /sdk/v1/usage with the
 // SDK secret. The flow under test then goes through the pages.
 import assert from 'node:assert/strict';
+import { isDeepStrictEqual } from 'node:util';
 import { createApi, createCustomer, createKey, fetchSnapshot, reportUsage, usageItem, type ApiFixture } from '../../../server/test/support/money.js';
 import type { SignedUp } from '../../../server/test/support/flows.js';
-import type { Locator } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { signedInOwner, type ConsoleFixture, type ConsolePage } from './console-browser.js';
 
 export interface MeteredApi extends ApiFixture {
@@ -64,4 +65,30 @@ export async function rowsOf(table: Locator): Promise<string[][]> {
   const out: string[][] = [];
   for (let i = 0; i < (await rows.count()); i++) out.push(await rows.nth(i).locator('td').allTextContents());
   return out;
+}
+
+/** An attribute of each element a locator finds, in order. */
+export async function attributesOf(locator: Locator, name: string): Promise<(string | null)[]> {
+  const out: (string | null)[] = [];
+  for (let i = 0; i < (await locator.count()); i++) out.push(await locator.nth(i).getAttribute(name));
+  return out;
+}
+
+/** Confirms the open native dialog with its button named `name`. */
+export async function confirmDialog(page: Page, name: string) {
+  const dialog = page.getByRole('dialog');
+  await dialog.waitFor();
+  await dialog.getByRole('button', { name, exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
+/** Waits until `read` answers `expected` (deep-equal), for what a page shows after it asks again. */
+export async function eventually<T>(read: () => Promise<T>, expected: T, what: string, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last: T = await read();
+  while (!isDeepStrictEqual(last, expected)) {
+    if (Date.now() > deadline) assert.deepEqual(last, expected, what);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    last = await read();
+  }
 }

@@ -41,14 +41,14 @@ export function CreditForm({ apiId, customerId }: { apiId: string; customerId: s
       amountMicro: body.amount_micro,
       ref: body.ref,
     }),
-    onSuccess: ({ answer }) => {
+    // Applied or already applied, what was asked for is done: the form starts again with a fresh
+    // reference, so a further submit is a new credit only when the person types one.
+    onSuccess: () => {
       refresh();
       void queryClient.invalidateQueries({ queryKey: key('/api/apis/{api}/ledger', apiId) });
-      if (answer.applied) {
-        setAmount('');
-        setNote('');
-        setRef(freshReference());
-      }
+      setAmount('');
+      setNote('');
+      setRef(freshReference());
     },
   });
   const errors = fieldErrors(credit.error);

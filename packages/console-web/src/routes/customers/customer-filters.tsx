@@ -38,7 +38,7 @@ export function CustomerFiltersBar({ filters, setParams }: { filters: CustomerFi
   return (
     <div className="toolbar customer-filters">
       <form className="row" role="search" onSubmit={search}>
-        <Field label="Search" hint="Part of a name or e-mail address" type="search" name="q" maxLength={254} value={q} onChange={(event) => setQ(event.target.value)} />
+        <Field label="Search names and e-mails" type="search" name="q" maxLength={254} value={q} onChange={(event) => setQ(event.target.value)} />
         <button type="submit" className="secondary">
           Search
         </button>

@@ -45,11 +45,11 @@ function Overview({ apiId, customer, editable }: { apiId: string; customer: Cust
         </div>
         <div>
           <dt>Last request</dt>
-          <dd>{formatAgo(customer.last_used_at)}</dd>
+          <dd className="when">{formatAgo(customer.last_used_at)}</dd>
         </div>
         <div>
           <dt>Customer since</dt>
-          <dd>{formatTime(customer.created_at)}</dd>
+          <dd className="when">{formatTime(customer.created_at)}</dd>
         </div>
       </dl>
       <p>

@@ -37,8 +37,10 @@ export function CustomersTable({ apiId, customers }: { apiId: string; customers:
                 <Link to={`/apis/${apiId}/customers/${customer.id}`}>{customer.name}</Link>
                 <div className="muted small">{customer.email}</div>
               </td>
-              <td className="badges">
-                <CustomerBadges customer={customer} />
+              <td>
+                <span className="badges">
+                  <CustomerBadges customer={customer} />
+                </span>
               </td>
               <td>{customer.plan_name ?? <span className="muted">none</span>}</td>
               <td className="num" data-testid="balance">

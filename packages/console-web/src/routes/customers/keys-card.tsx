@@ -79,7 +79,7 @@ export function KeysCard({ apiId, customer, editable }: { apiId: string; custome
           </table>
         </div>
       ) : (
-        <p className="muted">No active keys. Customers make their own on the portal, or you can make one here.</p>
+        <p className="muted">No active keys. Customers make their own on the portal{editable ? ', or you can make one here' : ''}.</p>
       )}
       {editable ? (
         <form className="row key-form" onSubmit={submit} noValidate>

@@ -29,7 +29,7 @@ function PlanChooser({ apiId, customer, onDone }: { apiId: string; customer: Cus
     <form onSubmit={submit} noValidate className="plan-chooser">
       <FormError error={assign.error} fields={['plan_id']} />
       {active.length ? null : <p className="muted">This API has no active plans; the customer can only be taken off its plan.</p>}
-      <SelectField label="Plan" name="plan_id" value={choice} onChange={(event) => setChoice(event.target.value)} error={fieldErrors(assign.error).plan_id}>
+      <SelectField label="Plan to assign" name="plan_id" value={choice} onChange={(event) => setChoice(event.target.value)} error={fieldErrors(assign.error).plan_id}>
         <option value="">No plan</option>
         {active.map((plan) => (
           <option key={plan.id} value={plan.id}>
