@@ -48,8 +48,10 @@ function Search({ apiId, onPick, onClose }: { apiId: string; onPick: (customerId
 export function CustomerPicker({ apiId, current, onPick }: PickerProps) {
   const [open, setOpen] = useState(false);
   return (
-    <div className="field ledger-customer">
-      <span className="label">Customer</span>
+    <div className="field ledger-customer" role="group" aria-labelledby="ledger-customer-label">
+      <span className="label" id="ledger-customer-label">
+        Customer
+      </span>
       <div className="row">
         <span data-testid="ledger-customer">{current ? (current.name ?? current.id) : 'All customers'}</span>
         <button type="button" className="secondary" aria-expanded={open} onClick={() => setOpen(!open)}>
