@@ -7,17 +7,21 @@ import { after, before, test } from 'node:test';
 import { createPendingCustomer } from '../../server/test/support/money.js';
 import { formatCount, formatMicro } from '../src/format/money.js';
 import { apiRequestsOnOpen, heading, newConsolePage, shotAndCheck, skipWithoutChromium, startConsole, type ConsoleFixture } from './support/console-browser.js';
-import { creditThroughApi, customerWithKey, DAY_MS, ownerWithApi, readApi, reportRequests, rowsOf } from './support/metered-api.js';
+import { creditThroughApi, customerWithKey, DAY_MS, fileOwner, ownerWithApi, readApi, reportRequests, rowsOf } from './support/metered-api.js';
+import type { SignedUp } from '../../server/test/support/flows.js';
 
 let f: ConsoleFixture;
+let owner: SignedUp;
 before(async () => {
-  if (!skipWithoutChromium) f = await startConsole(import.meta.url);
+  if (skipWithoutChromium) return;
+  f = await startConsole(import.meta.url);
+  owner = await fileOwner(f);
 });
 after(() => f?.close());
 
 test('an API without traffic shows its figures at zero and points to the Connect page', { skip: skipWithoutChromium }, async () => {
   const cp = await newConsolePage(f);
-  const api = await ownerWithApi(f, cp, 'Quiet API');
+  const api = await ownerWithApi(f, cp, owner, 'Quiet API');
   const requests = await apiRequestsOnOpen(cp.page, `/apis/${api.apiId}`);
   console.log(`requests on open of the dashboard (no traffic): ${requests.length}: ${requests.join(', ')}`);
   assert.ok(requests.length <= 3, requests.join(', '));
@@ -35,7 +39,7 @@ test('an API without traffic shows its figures at zero and points to the Connect
 
 test('the figures, the allowance, the charts and top customers are what the API answers', { skip: skipWithoutChromium }, async () => {
   const cp = await newConsolePage(f);
-  const api = await ownerWithApi(f, cp, 'Weather API');
+  const api = await ownerWithApi(f, cp, owner, 'Weather API');
   const now = f.t.clock.now();
   const acme = await customerWithKey(f, api, 'Acme Corp');
   const globex = await customerWithKey(f, api, 'Globex');

@@ -8,11 +8,15 @@ import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { formatCount, formatSignedMicro } from '../src/format/money.js';
 import { apiRequestsOnOpen, heading, newConsolePage, shotAndCheck, skipWithoutChromium, startConsole, type ConsoleFixture } from './support/console-browser.js';
-import { attributesOf, creditThroughApi, customerWithKey, DAY_MS, eventually, ownerWithApi, readApi, reportRequests, type MeteredApi } from './support/metered-api.js';
+import { attributesOf, creditThroughApi, customerWithKey, DAY_MS, eventually, fileOwner, type MeteredApi, ownerWithApi, readApi, reportRequests } from './support/metered-api.js';
+import type { SignedUp } from '../../server/test/support/flows.js';
 
 let f: ConsoleFixture;
+let owner: SignedUp;
 before(async () => {
-  if (!skipWithoutChromium) f = await startConsole(import.meta.url);
+  if (skipWithoutChromium) return;
+  f = await startConsole(import.meta.url);
+  owner = await fileOwner(f);
 });
 after(() => f?.close());
 
@@ -48,7 +52,7 @@ async function ledgerOf(api: MeteredApi, query: string): Promise<{ entries: Entr
 test('entries with their signs, paged across two pages, filtered by kind and by customer', { skip: skipWithoutChromium }, async () => {
   const cp = await newConsolePage(f);
   const { page } = cp;
-  const api = await ownerWithApi(f, cp, 'Ledger API');
+  const api = await ownerWithApi(f, cp, owner, 'Ledger API');
   const acme = await customerWithKey(f, api, 'Acme Corp');
   const globex = await customerWithKey(f, api, 'Globex');
   await creditThroughApi(api, acme.id, 5_000_000, 'Prepaid', 'invoice-1');
@@ -121,7 +125,7 @@ test('entries with their signs, paged across two pages, filtered by kind and by 
 
 test('an API without entries says so', { skip: skipWithoutChromium }, async () => {
   const cp = await newConsolePage(f);
-  const api = await ownerWithApi(f, cp, 'Empty Ledger API');
+  const api = await ownerWithApi(f, cp, owner, 'Empty Ledger API');
   await cp.page.goto(`/apis/${api.apiId}/ledger`);
   await cp.page.getByRole('heading', { name: 'No entries yet' }).waitFor();
   await shotAndCheck(f, cp.page, '6-empty');

@@ -5,17 +5,32 @@
 import assert from 'node:assert/strict';
 import { isDeepStrictEqual } from 'node:util';
 import { createApi, createCustomer, createKey, fetchSnapshot, reportUsage, usageItem, type ApiFixture } from '../../../server/test/support/money.js';
-import type { SignedUp } from '../../../server/test/support/flows.js';
+import { signUp, type SignedUp } from '../../../server/test/support/flows.js';
+import type { TestClient } from '../../../server/test/support/client.js';
 import type { Locator, Page } from 'playwright-core';
-import { signedInOwner, type ConsoleFixture, type ConsolePage } from './console-browser.js';
+import type { ConsoleFixture, ConsolePage } from './console-browser.js';
 
 export interface MeteredApi extends ApiFixture {
   owner: SignedUp;
 }
 
-/** A new owner, signed in in the browser context, with an API of the payg preset. */
-export async function ownerWithApi(f: ConsoleFixture, cp: ConsolePage, name = 'Weather API'): Promise<MeteredApi> {
-  const owner = await signedInOwner(f, cp, { name: 'Ada Owner' });
+/**
+ * An owner for a whole test file: one sign-up (password hashing is the dearest part of a journey
+ * on a busy machine), whose session cookie signs in every browser context of the file.
+ */
+export async function fileOwner(f: ConsoleFixture): Promise<SignedUp> {
+  return signUp(f.t, { name: 'Ada Owner' });
+}
+
+/** Puts a console API client's session cookie into a browser context: signed in without a login. */
+export async function shareSession(f: ConsoleFixture, cp: ConsolePage, client: TestClient) {
+  assert.ok(client.cookies.get('gh_session'), 'the client has a session');
+  await cp.context.addCookies([...client.cookies].map(([name, value]) => ({ name, value, url: f.t.url })));
+}
+
+/** The file's owner signed in in this browser context, with a new API of the payg preset. */
+export async function ownerWithApi(f: ConsoleFixture, cp: ConsolePage, owner: SignedUp, name = 'Weather API'): Promise<MeteredApi> {
+  await shareSession(f, cp, owner.client);
   return (await createApi(f.t, { name, preset: 'payg' }, owner)) as MeteredApi;
 }
 
