@@ -194,6 +194,10 @@ test('approve and refuse pending customers, the test customer, removing by delet
   assert.ok((await readApi(api, `${base}/${keyed.id}`)).archived_at);
   assert.equal(await page.getByRole('button', { name: 'Add credit' }).count(), 0, 'an archived customer is read-only');
   await shotAndCheck(f, page, '16-archived');
+  await page.goto(`${base}/cus_nosuchcustomer0000`);
+  await page.getByRole('heading', { name: 'Not found' }).waitFor();
+  assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Customer');
+  await shotAndCheck(f, page, '18-not-found');
   assert.deepEqual(cp.problems, []);
   await cp.context.close();
 

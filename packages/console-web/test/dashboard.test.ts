@@ -33,6 +33,11 @@ test('an API without traffic shows its figures at zero and points to the Connect
   assert.equal(await connect.getAttribute('href'), `/apis/${api.apiId}/connect`);
   assert.equal(await cp.page.getByTestId('requests-chart').count(), 0, 'no chart of nothing');
   await shotAndCheck(f, cp.page, '1-no-traffic');
+
+  // An API that is not the caller's (or not at all) is the API's 404, shown as such.
+  await cp.page.goto('/apis/api_nosuchapi000000000');
+  await cp.page.getByRole('heading', { name: 'Not found' }).waitFor();
+  await shotAndCheck(f, cp.page, '3-not-found');
   assert.deepEqual(cp.problems, []);
   await cp.context.close();
 });
