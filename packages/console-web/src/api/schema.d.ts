@@ -2452,12 +2452,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Ledger entries, newest first, for the API or one customer */
+        /** Ledger entries, newest first, for the API or one customer, of every kind or one */
         get: {
             parameters: {
                 query?: {
                     cursor?: string;
                     customer_id?: string;
+                    kind?: "welcome" | "credit" | "usage" | "topup" | "plan_credit" | "auto_recharge";
                     limit?: number;
                 };
                 header?: never;
