@@ -14,6 +14,7 @@ interface ConfirmProps {
   danger?: boolean;
   disabled?: boolean;
   className?: string;
+  /** The action; when it rejects, the dialog stays open (show the error in `children`). */
   onConfirm: () => Promise<unknown> | unknown;
 }
 
@@ -32,6 +33,8 @@ export function ConfirmButton({ label, title, children, confirmLabel, typeToConf
     try {
       await onConfirm();
       close();
+    } catch {
+      // Refused: the dialog stays open for a correction, and the caller shows its mutation's error.
     } finally {
       setBusy(false);
     }

@@ -1,0 +1,47 @@
+// An API's settings (/apis/:api/settings): every section saves on its own. Opens on the API's
+// record alone (shared with the frame), so no request of its own.
+import { Link } from 'react-router';
+import { useApiId, useApiQuery } from '../../../app/use-api.js';
+import { PageHeader } from '../../../components/page.js';
+import { QueryState } from '../../../components/states.js';
+import { ApiSection } from './api-section.js';
+import { BillingSection } from './billing-section.js';
+import { BrandingSection } from './branding-section.js';
+import { LogoSection } from './logo-section.js';
+import { PricingSection } from './pricing-section.js';
+import { SignupSection } from './signup-section.js';
+import { DeleteSection, StatusSection } from './status-section.js';
+
+export function SettingsPage() {
+  const apiId = useApiId();
+  const apiQuery = useApiQuery(apiId);
+  return (
+    <QueryState query={apiQuery} loading="Loading the settings…">
+      {(apiOut) => (
+        <>
+          <PageHeader
+            title={`Settings of ${apiOut.name}`}
+            description={
+              <>
+                Prices, limits, payments, branding and sign-up of{' '}
+                <a href={apiOut.portal_url} rel="noopener">
+                  {apiOut.slug}
+                </a>
+                . Each section saves on its own.
+              </>
+            }
+            actions={<Link to={`/apis/${apiOut.id}/connect`}>Connect</Link>}
+          />
+          <PricingSection apiOut={apiOut} />
+          <BillingSection apiOut={apiOut} />
+          <BrandingSection apiOut={apiOut} />
+          <LogoSection apiOut={apiOut} />
+          <SignupSection apiOut={apiOut} />
+          <ApiSection apiOut={apiOut} />
+          <StatusSection apiOut={apiOut} />
+          <DeleteSection apiOut={apiOut} />
+        </>
+      )}
+    </QueryState>
+  );
+}
