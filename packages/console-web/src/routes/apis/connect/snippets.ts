@@ -15,8 +15,8 @@ export interface Snippet {
   code: string;
 }
 
-/** A JavaScript string literal (JSON's quoting is valid JavaScript). */
-const js = (value: string) => JSON.stringify(value);
+/** A single-quoted JavaScript string literal, as the rest of the code is written. */
+export const js = (value: string) => `'${value.replace(/[\\']/g, '\\$&').replace(/[\u0000-\u001f\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}'`;
 
 /** A word for a POSIX shell: single-quoted, with single quotes closed and escaped. */
 export const shellWord = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;

@@ -39,7 +39,7 @@ export function TestKeyCard({ apiOut }: { apiOut: ApiOut }) {
               <span className="small muted">curl</span>
               <CopyButton value={curl} label="Copy curl line" />
             </div>
-            <pre tabIndex={0} role="region" aria-label="curl line">
+            <pre tabIndex={0} role="region" aria-label="curl line" className="wrap">
               <code data-testid="curl-line">{curl}</code>
             </pre>
           </div>
