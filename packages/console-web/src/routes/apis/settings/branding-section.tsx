@@ -3,7 +3,8 @@
 import { useState } from 'react';
 import type { ApiOut } from '../../../api/records.js';
 import { Field } from '../../../components/field.js';
-import { PortalPreview, validAccent } from './portal-preview.js';
+import { FALLBACK_ACCENT, validAccent } from './contrast.js';
+import { PortalPreview } from './portal-preview.js';
 import { errorOf, SettingsSection, shownErrors, useSaveSettings, type Errors } from './section.js';
 
 const draftOf = (a: ApiOut) => ({
@@ -56,7 +57,7 @@ export function BrandingSection({ apiOut }: { apiOut: ApiOut }) {
         <Field label="Accent colour" name="accent_color" maxLength={7} value={draft.accent_color} onChange={set('accent_color')} hint="#rrggbb" spellCheck={false} error={errorOf(errors, 'accent_color')} />
         <div className="field">
           <label htmlFor="accent-picker">Pick a colour</label>
-          <input id="accent-picker" type="color" value={validAccent(draft.accent_color) ? draft.accent_color.toLowerCase() : '#4f46e5'} onChange={set('accent_color')} />
+          <input id="accent-picker" type="color" value={validAccent(draft.accent_color) ? draft.accent_color.toLowerCase() : FALLBACK_ACCENT} onChange={set('accent_color')} />
         </div>
       </div>
       <Field label="Support e-mail" name="support_email" type="email" maxLength={254} value={draft.support_email} onChange={set('support_email')} hint="May be empty." error={errorOf(errors, 'support_email')} />

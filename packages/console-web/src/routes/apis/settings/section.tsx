@@ -75,7 +75,7 @@ export function SettingsSection({ apiOut, id, title, description, saveLabel, bui
       <h2 id={`${id}-heading`}>{title}</h2>
       {description ? <p className="muted">{description}</p> : null}
       <div className={aside ? 'section-with-aside' : undefined}>
-        <form onSubmit={submit} noValidate aria-labelledby={`${id}-heading`}>
+        <form onSubmit={submit} onChange={() => Object.keys(localErrors).length > 0 && setLocalErrors({})} noValidate aria-labelledby={`${id}-heading`}>
           <fieldset className="plain" disabled={!editor}>
             {children}
           </fieldset>

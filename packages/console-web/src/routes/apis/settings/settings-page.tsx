@@ -1,6 +1,7 @@
 // An API's settings (/apis/:api/settings): every section saves on its own. Opens on the API's
 // record alone (shared with the frame), so no request of its own.
 import { Link } from 'react-router';
+import { canEdit } from '../../../app/roles.js';
 import { useApiId, useApiQuery } from '../../../app/use-api.js';
 import { PageHeader } from '../../../components/page.js';
 import { QueryState } from '../../../components/states.js';
@@ -32,6 +33,7 @@ export function SettingsPage() {
             }
             actions={<Link to={`/apis/${apiOut.id}/connect`}>Connect</Link>}
           />
+          {canEdit(apiOut.role) ? null : <p className="alert info">You are a viewer of this workspace: you see the settings, and editors change them.</p>}
           <PricingSection apiOut={apiOut} />
           <BillingSection apiOut={apiOut} />
           <BrandingSection apiOut={apiOut} />

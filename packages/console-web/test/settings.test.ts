@@ -1,0 +1,254 @@
+// An API's settings in Chromium: each section saved on its own and read back through the API, a
+// 422 landing on its field, the portal preview following the accent colour as it is typed, the
+// logo set and removed, suspend and resume, delete confirmed by typing the name; a viewer's
+// read-only view; and the payments return pages with the development provider.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import type { SignedUp } from '../../server/test/support/flows.js';
+import { addMember } from '../../server/test/support/workspaces.js';
+import { apiRequestsOnOpen, heading, newConsolePage, shotAndCheck, signedInOwner, signInContext, skipWithoutChromium, startConsole, type ConsoleFixture } from './support/console-browser.js';
+
+let f: ConsoleFixture;
+before(async () => {
+  if (!skipWithoutChromium) f = await startConsole(import.meta.url);
+});
+after(() => f?.close());
+
+async function newApi(owner: SignedUp, name: string, preset = 'payg') {
+  const created = await owner.client.post(`/workspaces/${owner.workspaceId}/apis`, { name, preset });
+  assert.equal(created.status, 200, created.text);
+  return created.body.api.id as string;
+}
+
+const section = (page: Page, name: string) => page.getByRole('region', { name });
+const previewColour = (page: Page) => page.getByTestId('preview-header').evaluate((element) => (globalThis as unknown as { getComputedStyle(e: unknown): { backgroundColor: string } }).getComputedStyle(element).backgroundColor);
+
+test('settings: each section saves its own fields, a 422 lands on its field, the preview follows the accent', { skip: skipWithoutChromium }, async () => {
+  const cp = await newConsolePage(f);
+  const { page } = cp;
+  const owner = await signedInOwner(f, cp);
+  const apiId = await newApi(owner, 'Weather API');
+  const read = async () => (await owner.client.get(`/apis/${apiId}`)).body;
+  const path = `/apis/${apiId}/settings`;
+  const requests = await apiRequestsOnOpen(page, path);
+  console.log(`requests on open, ${path}: ${requests.length}: ${requests.join(', ')}`);
+  assert.ok(requests.length <= 3, requests.join(', '));
+  assert.equal(await heading(page), 'Settings of Weather API');
+  await shotAndCheck(f, page, '1-settings');
+
+  // Price and limits, typed in units, saved alone.
+  const pricing = section(page, 'Price and limits');
+  await pricing.getByLabel('Price per billable request').fill('0.0025');
+  await pricing.getByLabel('Requests per second, per customer').fill('50');
+  await pricing.getByLabel('Requests per month, per customer').fill('100,000');
+  await pricing.getByLabel('Welcome credit').fill('2.5');
+  await pricing.getByLabel('Billable status codes').fill('200, 201');
+  const before = await read();
+  await pricing.getByRole('button', { name: 'Save price and limits' }).click();
+  await pricing.getByRole('status').getByText(/^Saved at /).waitFor();
+  const priced = await read();
+  assert.deepEqual(
+    [priced.price_per_request_micro, priced.rps, priced.monthly_quota, priced.welcome_credit_micro, priced.billable_status_codes],
+    [2500, 50, 100000, 2500000, [200, 201]],
+  );
+  assert.equal(priced.tagline, before.tagline);
+  assert.equal(await pricing.getByLabel('Price per billable request').inputValue(), '0.0025');
+
+  // Out of the API's bounds: its 422 lands on the field, and nothing changes.
+  await pricing.getByLabel('Requests per second, per customer').fill('100001');
+  await pricing.getByRole('button', { name: 'Save price and limits' }).click();
+  const rps = pricing.getByLabel('Requests per second, per customer');
+  await pricing.locator('[aria-invalid=true]').waitFor();
+  assert.equal(await rps.getAttribute('aria-invalid'), 'true');
+  assert.match((await pricing.locator('.field-error').textContent()) ?? '', /100000/);
+  assert.equal((await read()).rps, 50);
+  await shotAndCheck(f, page, '2-rps-refused');
+  // Not a number at all: refused before asking.
+  await rps.fill('fifty');
+  await pricing.getByRole('button', { name: 'Save price and limits' }).click();
+  await pricing.getByText('Enter a whole number.').waitFor();
+  await rps.fill('50');
+
+  // How customers pay.
+  const billing = section(page, 'How customers pay');
+  await billing.getByRole('switch', { name: 'Plans: customers subscribe to your public plans' }).click();
+  await billing.getByLabel('Top-up amounts (dollars)').fill('5, 20.50');
+  await billing.getByLabel('Smallest top-up (dollars)').fill('5');
+  await billing.getByLabel('Low balance line').fill('0.5');
+  await billing.getByRole('switch', { name: 'Customers may turn on automatic recharge' }).click();
+  await billing.getByRole('button', { name: 'Save payment settings' }).click();
+  await billing.getByRole('status').getByText(/^Saved at /).waitFor();
+  const paying = await read();
+  assert.deepEqual(
+    [paying.plans_enabled, paying.payg_enabled, paying.topup_amounts_cents, paying.min_topup_cents, paying.low_balance_micro, paying.auto_recharge_allowed],
+    [true, true, [500, 2050], 500, 500000, false],
+  );
+  assert.equal(paying.rps, 50, 'the price section was not sent again');
+
+  // Branding: the preview follows the accent colour as it is typed.
+  const branding = section(page, 'Branding');
+  assert.equal(await previewColour(page), 'rgb(79, 70, 229)');
+  const accent = branding.getByLabel('Accent colour', { exact: true });
+  await accent.fill('');
+  await accent.pressSequentially('#0f76');
+  assert.equal(await previewColour(page), 'rgb(79, 70, 229)', 'half a colour leaves the default');
+  await accent.pressSequentially('6e');
+  assert.equal(await previewColour(page), 'rgb(15, 118, 110)');
+  await branding.getByLabel('Name', { exact: true }).fill('Weather Pro');
+  await branding.getByLabel('Tagline').fill('Forecasts by the minute');
+  await page.getByTestId('preview-header').getByText('Weather Pro').waitFor();
+  await branding.getByLabel('Support e-mail').fill('help@weather.example');
+  await branding.getByLabel('Website').fill('https://weather.example');
+  await branding.getByLabel('Documentation').fill('https://weather.example/docs');
+  await shotAndCheck(f, page, '3-branding-preview');
+  await branding.getByRole('button', { name: 'Save branding' }).click();
+  await branding.getByRole('status').getByText(/^Saved at /).waitFor();
+  const branded = await read();
+  assert.deepEqual(
+    [branded.name, branded.tagline, branded.accent_color, branded.support_email, branded.website_url, branded.docs_url, branded.terms_url],
+    ['Weather Pro', 'Forecasts by the minute', '#0f766e', 'help@weather.example', 'https://weather.example', 'https://weather.example/docs', ''],
+  );
+  await page.getByRole('navigation', { name: 'Console' }).getByText('Weather Pro').waitFor();
+  await branding.getByLabel('Privacy policy').fill('privacy.html');
+  await branding.getByRole('button', { name: 'Save branding' }).click();
+  await branding.getByLabel('Privacy policy').and(page.locator('[aria-invalid=true]')).waitFor();
+  assert.equal((await read()).privacy_url, '');
+  await branding.getByLabel('Privacy policy').fill('');
+
+  // The logo: set, then removed.
+  const logo = section(page, 'Logo');
+  await logo.getByLabel('Logo address').fill('https://cdn.weather.example/logo.png');
+  await logo.getByRole('button', { name: 'Set logo' }).click();
+  await page.getByTestId('current-logo').getByRole('link', { name: 'https://cdn.weather.example/logo.png' }).waitFor();
+  assert.equal((await read()).logo_url, 'https://cdn.weather.example/logo.png');
+  await shotAndCheck(f, page, '4-logo-set');
+  await logo.getByRole('button', { name: 'Remove logo' }).click();
+  await page.getByRole('dialog', { name: 'Remove the logo' }).getByRole('button', { name: 'Remove logo' }).click();
+  await page.getByTestId('current-logo').getByText('No logo').waitFor();
+  assert.equal((await read()).logo_url, undefined);
+
+  // Sign-up mode and the API's own details.
+  const signup = section(page, 'Sign-up');
+  await signup.getByLabel(/^Approval\./).check();
+  await signup.getByRole('button', { name: 'Save sign-up mode' }).click();
+  await signup.getByRole('status').getByText(/^Saved at /).waitFor();
+  assert.equal((await read()).signup_mode, 'approval');
+  const details = section(page, 'Your API');
+  await details.getByLabel('Key header').fill('X-Weather-Key');
+  await details.getByLabel('Where your API runs').fill('https://api.weather.example');
+  await details.getByRole('button', { name: 'Save API details' }).click();
+  await details.getByRole('status').getByText(/^Saved at /).waitFor();
+  const detailed = await read();
+  assert.deepEqual([detailed.key_header, detailed.api_base_url], ['X-Weather-Key', 'https://api.weather.example']);
+  assert.deepEqual(cp.problems, []);
+  await cp.context.close();
+});
+
+test('settings: suspend with a reason and resume, then delete confirmed by typing the name', { skip: skipWithoutChromium }, async () => {
+  const cp = await newConsolePage(f);
+  const { page } = cp;
+  const owner = await signedInOwner(f, cp);
+  const apiId = await newApi(owner, 'Doomed API', 'free');
+  await page.goto(`/apis/${apiId}/settings`);
+  const status = section(page, 'Status');
+  await status.getByRole('button', { name: 'Suspend API' }).click();
+  const suspendDialog = page.getByRole('dialog', { name: 'Suspend Doomed API' });
+  await suspendDialog.getByLabel('Reason (optional)').fill('unpaid invoices');
+  await suspendDialog.getByRole('button', { name: 'Suspend API' }).click();
+  await page.getByTestId('api-status').getByText('Reason: unpaid invoices').waitFor();
+  const suspended = (await owner.client.get(`/apis/${apiId}`)).body;
+  assert.deepEqual([suspended.status, suspended.suspended_reason], ['suspended', 'unpaid invoices']);
+  await shotAndCheck(f, page, '5-suspended');
+  await status.getByRole('button', { name: 'Resume API' }).click();
+  await page.getByTestId('api-status').getByText('Customers can use the API.').waitFor();
+  assert.equal((await owner.client.get(`/apis/${apiId}`)).body.status, 'active');
+
+  await section(page, 'Delete this API').getByRole('button', { name: 'Delete API' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Delete Doomed API' });
+  const confirm = dialog.getByRole('button', { name: 'Delete API' });
+  assert.ok(await confirm.isDisabled());
+  await dialog.getByLabel('Type Doomed API to confirm').fill('Doomed');
+  assert.ok(await confirm.isDisabled(), 'part of the name is not enough');
+  await dialog.getByLabel('Type Doomed API to confirm').fill('Doomed API');
+  await shotAndCheck(f, page, '6-delete-dialog');
+  await confirm.click();
+  await page.waitForURL(`**/workspaces/${owner.workspaceId}/apis`);
+  await page.getByRole('heading', { name: 'No APIs yet' }).waitFor();
+  assert.equal((await owner.client.get(`/apis/${apiId}`)).status, 404);
+  assert.deepEqual(cp.problems, []);
+  await cp.context.close();
+});
+
+test('settings for a viewer and an editor: the values without controls they cannot use', { skip: skipWithoutChromium }, async () => {
+  const owner = await signedInOwner(f, await newConsolePage(f));
+  const apiId = await newApi(owner, 'Shown API');
+  for (const role of ['viewer', 'editor'] as const) {
+    const member = await addMember(f.t, owner.client, owner.workspaceId, role);
+    const cp = await newConsolePage(f);
+    await signInContext(f, cp, member.email, member.password);
+    const { page } = cp;
+    await page.goto(`/apis/${apiId}/settings`);
+    await section(page, 'Price and limits').waitFor();
+    assert.equal(await page.getByLabel('Price per billable request').inputValue(), '0.001');
+    assert.equal(await page.getByLabel('Price per billable request').isDisabled(), role === 'viewer');
+    assert.equal(await page.getByRole('button', { name: 'Save price and limits' }).count(), role === 'viewer' ? 0 : 1);
+    for (const name of ['Suspend API', 'Delete API']) assert.equal(await page.getByRole('button', { name }).count(), 0, `${role}: ${name}`);
+    await shotAndCheck(f, page, `7-${role}`);
+    assert.deepEqual(cp.problems, []);
+    await cp.context.close();
+  }
+});
+
+test('payments return pages: connecting with the development provider, an onboarding to continue, a plan checkout done and canceled', { skip: skipWithoutChromium }, async () => {
+  const cp = await newConsolePage(f);
+  const { page } = cp;
+  const owner = await signedInOwner(f, cp);
+  const apiId = await newApi(owner, 'Paying API');
+
+  const paymentsPath = `/apis/${apiId}/payments`;
+  const requests = await apiRequestsOnOpen(page, paymentsPath);
+  console.log(`requests on open, ${paymentsPath}: ${requests.length}: ${requests.join(', ')}`);
+  assert.ok(requests.length <= 3);
+  await page.getByText('Paying API has no payments account connected.').waitFor();
+  await shotAndCheck(f, page, '8-payments-none');
+  // The button asks for the provider's onboarding (POST /payments/connect) and follows its URL;
+  // the development provider's onboarding is instant and returns to ?connect=done.
+  await page.getByRole('button', { name: 'Connect a payments account' }).click();
+  await page.waitForURL(`**${paymentsPath}?connect=done`);
+  await page.getByText(/is connected in test mode/).waitFor();
+  const payments = (await owner.client.get(`/apis/${apiId}`)).body.payments;
+  assert.deepEqual([payments.connected, payments.charges_enabled], [true, true]);
+  await shotAndCheck(f, page, '9-payments-connected');
+
+  // A provider that sends the owner back before the end (?connect=again) on an API not connected.
+  const otherId = await newApi(owner, 'Unfinished API');
+  await page.goto(`/apis/${otherId}/payments?connect=again`);
+  await page.getByText('The onboarding link expired or was left before the end.').waitFor();
+  await page.getByRole('button', { name: 'Continue onboarding' }).waitFor();
+  await shotAndCheck(f, page, '10-payments-again');
+
+  // A platform plan bought through the development provider's checkout page, then one canceled.
+  const planPath = `/apis/${apiId}/plan`;
+  const planRequests = await apiRequestsOnOpen(page, planPath);
+  console.log(`requests on open, ${planPath}: ${planRequests.length}: ${planRequests.join(', ')}`);
+  assert.ok(planRequests.length <= 3);
+  const checkout = await owner.client.post(`/apis/${apiId}/plan/checkout`, { plan_code: 'starter' });
+  assert.equal(checkout.status, 200, checkout.text);
+  await page.goto(checkout.body.url);
+  await page.locator('[data-outcome=pay]').click();
+  await page.waitForURL(`**${planPath}?checkout=done`);
+  await page.getByText('Checkout done: Paying API is on the Starter plan.').waitFor();
+  await page.getByTestId('plan-now').getByText('active').waitFor();
+  assert.equal((await owner.client.get(`/apis/${apiId}`)).body.plan.code, 'starter');
+  await shotAndCheck(f, page, '11-plan-done');
+  const second = await owner.client.post(`/apis/${apiId}/plan/checkout`, { plan_code: 'growth' });
+  await page.goto(second.body.url);
+  await page.getByRole('link', { name: 'Cancel and go back' }).click();
+  await page.waitForURL(`**${planPath}?checkout=canceled`);
+  await page.getByText('The checkout was canceled: nothing was bought and nothing changed.').waitFor();
+  await page.getByTestId('plan-now').getByText('Starter').waitFor();
+  await shotAndCheck(f, page, '12-plan-canceled');
+  assert.deepEqual(cp.problems, []);
+  await cp.context.close();
+});
