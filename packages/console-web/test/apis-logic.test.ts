@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { curlLine, js, shellWord, snippets } from '../src/routes/apis/connect/snippets.js';
 import { contrast, textOn, validAccent } from '../src/routes/apis/settings/contrast.js';
+import { logoSrc } from '../src/routes/apis/settings/logo-src.js';
 import { dollars, parseAmount, parseDollarList, parseDollars, parseStatusCodes, parseWhole } from '../src/routes/apis/settings/parse.js';
 
 test('settings fields read typed amounts exactly, in micro units and cents', () => {
@@ -58,4 +59,12 @@ test('the portal preview writes on the accent in whichever ink reads, at least 4
   assert.equal(Math.round(contrast('#ffffff', '#000000')), 21);
   assert.ok(validAccent('#0F766e'));
   for (const bad of ['#0f76', '0f766e', '#0f766g', '#0f766e0']) assert.equal(validAccent(bad), false, bad);
+});
+
+test('the preview reads the logo from the console host, with a version that follows the address', () => {
+  assert.equal(logoSrc('api_1', undefined), null);
+  const a = logoSrc('api_1', 'https://cdn.example/a.png')!;
+  assert.match(a, /^\/api\/apis\/api_1\/logo\?v=[0-9a-z]{1,7}$/);
+  assert.equal(logoSrc('api_1', 'https://cdn.example/a.png'), a, 'the same address, the same version');
+  assert.notEqual(logoSrc('api_1', 'https://cdn.example/b.png'), a);
 });

@@ -6,14 +6,23 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { SignedUp } from '../../server/test/support/flows.js';
+import { startHttpsServer, type TestHttpsServer } from '../../server/test/support/test-ca.js';
 import { addMember } from '../../server/test/support/workspaces.js';
 import { apiRequestsOnOpen, heading, newConsolePage, shotAndCheck, signedInOwner, signInContext, skipWithoutChromium, startConsole, type ConsoleFixture } from './support/console-browser.js';
 
+// A 1x1 PNG, served over https by a test authority the app trusts (logos must be https).
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 let f: ConsoleFixture;
+let images: TestHttpsServer;
 before(async () => {
-  if (!skipWithoutChromium) f = await startConsole(import.meta.url);
+  if (skipWithoutChromium) return;
+  images = await startHttpsServer((_request, response) => void response.writeHead(200, { 'content-type': 'image/png' }).end(PNG));
+  f = await startConsole(import.meta.url, { UNSAFE_OUTBOUND_PRIVATE: 'true' });
 });
-after(() => f?.close());
+after(async () => {
+  await f?.close();
+  await images?.close();
+});
 
 async function newApi(owner: SignedUp, name: string, preset = 'payg') {
   const created = await owner.client.post(`/workspaces/${owner.workspaceId}/apis`, { name, preset });
@@ -116,17 +125,25 @@ test('settings: each section saves its own fields, a 422 lands on its field, the
   assert.equal((await read()).privacy_url, '');
   await branding.getByLabel('Privacy policy').fill('');
 
-  // The logo: set, then removed.
+  // The logo: set, shown in the preview from the console's own host, then removed.
   const logo = section(page, 'Logo');
-  await logo.getByLabel('Logo address').fill('https://cdn.weather.example/logo.png');
+  const logoUrl = `${images.origin}/weather.png`;
+  await logo.getByLabel('Logo address').fill(logoUrl);
   await logo.getByRole('button', { name: 'Set logo' }).click();
-  await page.getByTestId('current-logo').getByRole('link', { name: 'https://cdn.weather.example/logo.png' }).waitFor();
-  assert.equal((await read()).logo_url, 'https://cdn.weather.example/logo.png');
+  await page.getByTestId('current-logo').getByRole('link', { name: logoUrl }).waitFor();
+  assert.equal((await read()).logo_url, logoUrl);
+  const previewLogo = page.getByTestId('preview-logo');
+  assert.match((await previewLogo.getAttribute('src')) ?? '', new RegExp(`^/api/apis/${apiId}/logo\\?v=`));
+  await page.waitForFunction(() => ((globalThis as unknown as { document: { querySelector(s: string): { naturalWidth: number } | null } }).document.querySelector('[data-testid=preview-logo]')?.naturalWidth ?? 0) === 1);
   await shotAndCheck(f, page, '4-logo-set');
+  const withLogo = await apiRequestsOnOpen(page, path);
+  console.log(`requests on open, ${path} (with a logo): ${withLogo.length}: ${withLogo.join(', ')}`);
+  assert.ok(withLogo.length <= 3, withLogo.join(', '));
   await logo.getByRole('button', { name: 'Remove logo' }).click();
   await page.getByRole('dialog', { name: 'Remove the logo' }).getByRole('button', { name: 'Remove logo' }).click();
   await page.getByTestId('current-logo').getByText('No logo').waitFor();
   assert.equal((await read()).logo_url, undefined);
+  assert.equal(await previewLogo.count(), 0, 'the preview is back to the initial');
 
   // Sign-up mode and the API's own details.
   const signup = section(page, 'Sign-up');

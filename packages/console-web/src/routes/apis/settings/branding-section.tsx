@@ -4,6 +4,7 @@ import { useState } from 'react';
 import type { ApiOut } from '../../../api/records.js';
 import { Field } from '../../../components/field.js';
 import { FALLBACK_ACCENT, validAccent } from './contrast.js';
+import { logoSrc } from './logo-src.js';
 import { PortalPreview } from './portal-preview.js';
 import { errorOf, SettingsSection, shownErrors, useSaveSettings, type Errors } from './section.js';
 
@@ -49,7 +50,7 @@ export function BrandingSection({ apiOut }: { apiOut: ApiOut }) {
       localErrors={local}
       setLocalErrors={setLocal}
       fields={Object.keys(draft)}
-      aside={<PortalPreview name={draft.name} tagline={draft.tagline} accent={draft.accent_color} hasLogo={Boolean(apiOut.logo_url)} />}
+      aside={<PortalPreview name={draft.name} tagline={draft.tagline} accent={draft.accent_color} logoSrc={logoSrc(apiOut.id, apiOut.logo_url)} />}
     >
       <Field label="Name" name="name" maxLength={80} value={draft.name} onChange={set('name')} error={errorOf(errors, 'name')} />
       <Field label="Tagline" name="tagline" maxLength={200} value={draft.tagline} onChange={set('tagline')} hint="A line under the name; may be empty." error={errorOf(errors, 'tagline')} />

@@ -1,9 +1,20 @@
 // A live preview of the portal's header as the owner types: the API's logo and name on its accent
-// colour, its tagline, and the navigation's current item. The console's CSP keeps third-party
-// images out, so the logo's place shows the name's first letter; the portal serves the logo itself.
+// colour, its tagline, and the navigation's current item. The logo comes from the console's own
+// host (logo-src.ts); until there is one, or when it cannot be fetched, the name's first letter.
+import { useState } from 'react';
 import { FALLBACK_ACCENT, textOn, validAccent } from './contrast.js';
 
-export function PortalPreview({ name, tagline, accent, hasLogo }: { name: string; tagline: string; accent: string; hasLogo: boolean }) {
+function Logo({ src, initial, color }: { src: string | null; initial: string; color: string }) {
+  const [failed, setFailed] = useState<string | null>(null);
+  if (src && failed !== src) return <img className="preview-logo" src={src} alt="" data-testid="preview-logo" onError={() => setFailed(src)} />;
+  return (
+    <span className="preview-logo" aria-hidden="true" style={{ color }}>
+      {initial}
+    </span>
+  );
+}
+
+export function PortalPreview({ name, tagline, accent, logoSrc }: { name: string; tagline: string; accent: string; logoSrc: string | null }) {
   const color = validAccent(accent) ? accent : FALLBACK_ACCENT;
   const ink = textOn(color);
   const initial = (name.trim()[0] ?? '?').toUpperCase();
@@ -13,9 +24,7 @@ export function PortalPreview({ name, tagline, accent, hasLogo }: { name: string
         Preview of your portal's header
       </figcaption>
       <div className="preview-header" data-testid="preview-header" style={{ backgroundColor: color, color: ink }}>
-        <span className="preview-logo" aria-hidden="true" style={{ color: ink === '#ffffff' ? color : ink }}>
-          {initial}
-        </span>
+        <Logo src={logoSrc} initial={initial} color={ink === '#ffffff' ? color : ink} />
         <strong>{name.trim() || 'Your API'}</strong>
       </div>
       <div className="preview-body">
@@ -25,7 +34,6 @@ export function PortalPreview({ name, tagline, accent, hasLogo }: { name: string
           <span>Usage</span>
           <span>Keys</span>
         </div>
-        {hasLogo ? <p className="small muted">Your logo shows in the header on the portal.</p> : null}
       </div>
     </figure>
   );

@@ -70,12 +70,17 @@ export function SettingsSection({ apiOut, id, title, description, saveLabel, bui
     setLocalErrors({});
     save.mutation.mutate(built.body);
   };
+  // An edit answers the complaint it corrects: errors leave their fields until the next save.
+  const edited = () => {
+    if (Object.keys(localErrors).length > 0) setLocalErrors({});
+    if (save.mutation.isError) save.mutation.reset();
+  };
   return (
     <section className="card settings-section" aria-labelledby={`${id}-heading`}>
       <h2 id={`${id}-heading`}>{title}</h2>
       {description ? <p className="muted">{description}</p> : null}
       <div className={aside ? 'section-with-aside' : undefined}>
-        <form onSubmit={submit} onChange={() => Object.keys(localErrors).length > 0 && setLocalErrors({})} noValidate aria-labelledby={`${id}-heading`}>
+        <form onSubmit={submit} onChange={edited} noValidate aria-labelledby={`${id}-heading`}>
           <fieldset className="plain" disabled={!editor}>
             {children}
           </fieldset>
