@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { addMember } from '../../server/test/support/workspaces.js';
-import { apiRequestsOnOpen, heading, newConsolePage, shotAndCheck, signedInOwner, signInContext, skipWithoutChromium, startConsole, type ConsoleFixture } from './support/console-browser.js';
+import { apiRequestsOnOpen, newConsolePage, shotAndCheck, signedInOwner, signInContext, skipWithoutChromium, startConsole, type ConsoleFixture } from './support/console-browser.js';
 
 let f: ConsoleFixture;
 before(async () => {
@@ -25,13 +25,13 @@ test('an owner creates a first API: a taken address is refused as it is typed, a
   const listRequests = await apiRequestsOnOpen(page, listPath);
   console.log(`requests on open, ${listPath} (empty): ${listRequests.length}: ${listRequests.join(', ')}`);
   assert.ok(listRequests.length <= 3, listRequests.join(', '));
-  assert.equal(await heading(page), 'APIs');
+  await page.getByRole('heading', { level: 1, name: 'APIs', exact: true }).waitFor();
   await page.getByRole('heading', { name: 'No APIs yet' }).waitFor();
   await shotAndCheck(f, page, '1-empty-list');
 
   await page.getByRole('link', { name: 'Create API' }).click();
   await page.waitForURL(`**${listPath}/new`);
-  assert.equal(await heading(page), 'Create API');
+  await page.getByRole('heading', { level: 1, name: 'Create API', exact: true }).waitFor();
   await page.getByLabel('Name', { exact: true }).fill('Weather API');
   await page.getByLabel('Subscriptions').waitFor();
   await page.getByLabel('Portal address').pressSequentially(taken);
@@ -56,7 +56,7 @@ test('an owner creates a first API: a taken address is refused as it is typed, a
 
   await page.waitForURL(/\/apis\/api_[A-Za-z0-9]+\/connect$/);
   const apiId = new URL(page.url()).pathname.split('/')[2]!;
-  assert.equal(await heading(page), 'Connect Weather API');
+  await page.getByRole('heading', { level: 1, name: 'Connect Weather API', exact: true }).waitFor();
   const shown = await page.getByTestId('sdk-secret').textContent();
   assert.match(shown ?? '', /^mas_[0-9A-Za-z]{43}$/);
   await page.getByText('Your API is created.').waitFor();

@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { addMember } from '../../server/test/support/workspaces.js';
 import { meteredHello } from './support/metered-hello.js';
-import { apiRequestsOnOpen, heading, newConsolePage, shotAndCheck, signedInOwner, signInContext, skipWithoutChromium, startConsole, type ConsoleFixture } from './support/console-browser.js';
+import { apiRequestsOnOpen, newConsolePage, shotAndCheck, signedInOwner, signInContext, skipWithoutChromium, startConsole, type ConsoleFixture } from './support/console-browser.js';
 
 let f: ConsoleFixture;
 before(async () => {
@@ -35,7 +35,7 @@ test('Connect: reveal and copy the secret, the SDK code, a test key and its curl
   const requests = await apiRequestsOnOpen(page, path);
   console.log(`requests on open, ${path}: ${requests.length}: ${requests.join(', ')}`);
   assert.deepEqual([...requests].sort(), [`GET /api/apis/${apiId}`, `GET /api/apis/${apiId}/connection`, 'GET /api/me']);
-  assert.equal(await heading(page), 'Connect Hello API');
+  await page.getByRole('heading', { level: 1, name: 'Connect Hello API', exact: true }).waitFor();
   await status(page).getByText('waiting for the SDK').waitFor();
   assert.equal(await page.getByTestId('sdk-secret').count(), 0, 'the secret is hidden until asked for');
   await shotAndCheck(f, page, '1-waiting');

@@ -8,7 +8,7 @@ import type { Page } from 'playwright-core';
 import type { SignedUp } from '../../server/test/support/flows.js';
 import { startHttpsServer, type TestHttpsServer } from '../../server/test/support/test-ca.js';
 import { addMember } from '../../server/test/support/workspaces.js';
-import { apiRequestsOnOpen, heading, newConsolePage, shotAndCheck, signedInOwner, signInContext, skipWithoutChromium, startConsole, type ConsoleFixture } from './support/console-browser.js';
+import { apiRequestsOnOpen, newConsolePage, shotAndCheck, signedInOwner, signInContext, skipWithoutChromium, startConsole, type ConsoleFixture } from './support/console-browser.js';
 
 // A 1x1 PNG, served over https by a test authority the app trusts (logos must be https).
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
@@ -43,7 +43,7 @@ test('settings: each section saves its own fields, a 422 lands on its field, the
   const requests = await apiRequestsOnOpen(page, path);
   console.log(`requests on open, ${path}: ${requests.length}: ${requests.join(', ')}`);
   assert.ok(requests.length <= 3, requests.join(', '));
-  assert.equal(await heading(page), 'Settings of Weather API');
+  await page.getByRole('heading', { level: 1, name: 'Settings of Weather API', exact: true }).waitFor();
   await shotAndCheck(f, page, '1-settings');
 
   // Price and limits, typed in units, saved alone.
@@ -244,6 +244,17 @@ test('payments return pages: connecting with the development provider, an onboar
   await page.getByText('The onboarding link expired or was left before the end.').waitFor();
   await page.getByRole('button', { name: 'Continue onboarding' }).waitFor();
   await shotAndCheck(f, page, '10-payments-again');
+
+  // Both pages are reached from the API's settings.
+  await page.goto(`/apis/${apiId}/settings`);
+  const summary = section(page, 'Plan and payments');
+  await summary.getByText('connected', { exact: true }).waitFor();
+  await summary.getByRole('link', { name: 'Payments' }).click();
+  await page.waitForURL(`**${paymentsPath}`);
+  await page.goBack();
+  await summary.getByRole('link', { name: 'Platform plan' }).click();
+  await page.waitForURL(`**/apis/${apiId}/plan`);
+  await page.getByRole('heading', { level: 1, name: 'Platform plan of Paying API', exact: true }).waitFor();
 
   // A platform plan bought through the development provider's checkout page, then one canceled.
   const planPath = `/apis/${apiId}/plan`;
