@@ -52,7 +52,7 @@ test('Connect: reveal and copy the secret, the SDK code, a test key and its curl
   // by the name of its environment variable.
   for (const [tab, install] of [['node:http', 'npm install @gatehouse/sdk'], ['Express', 'express'], ['Fastify', 'fastify'], ['Hono', 'hono @hono/node-server'], ['MCP', '@modelcontextprotocol/sdk']] as const) {
     await page.getByRole('tab', { name: tab }).click();
-    assert.equal(await page.getByRole('tab', { name: tab }).getAttribute('aria-selected'), 'true');
+    await page.getByRole('tab', { name: tab, selected: true }).waitFor();
     assert.ok((await codeOf(page, 'Install'))?.includes(install), tab);
     const code = (await codeOf(page, 'Code')) ?? '';
     assert.ok(code.includes(`baseUrl: '${f.t.url}'`), `${tab}: ${code}`);
@@ -61,7 +61,12 @@ test('Connect: reveal and copy the secret, the SDK code, a test key and its curl
     assert.ok(!code.includes('mas_'), `${tab} holds no secret`);
   }
   await shotAndCheck(f, page, '3-mcp-code');
+  // The tabs by keyboard: arrows move between frameworks.
   await page.getByRole('tab', { name: 'node:http' }).click();
+  await page.keyboard.press('ArrowRight');
+  await page.getByRole('tab', { name: 'Express', selected: true }).waitFor();
+  await page.keyboard.press('ArrowLeft');
+  await page.getByRole('tab', { name: 'node:http', selected: true }).waitFor();
 
   // A test key and the curl line, which works against the owner's API once the SDK runs.
   await page.getByRole('button', { name: 'Make a test key' }).click();
