@@ -79,7 +79,7 @@ test('Connect: reveal and copy the secret, the SDK code, a test key and its curl
   // The SDK starts in this process: the page turns to connected without a reload.
   const meter = hello.meter((await page.getByTestId('sdk-secret').textContent())!);
   await status(page).getByText('connected', { exact: true }).waitFor({ timeout: 30_000 });
-  const facts = (await page.locator('.facts').textContent()) ?? '';
+  const facts = (await page.locator('.connection-facts').textContent()) ?? '';
   assert.match(facts, /SDK agent[^n]*gatehouse/i);
   await shotAndCheck(f, page, '5-connected');
   await meter.ready;

@@ -16,7 +16,6 @@ import { InvitationLimits } from './workspaces/invitation-limits.js';
 import { publicRoute } from './console/http.js';
 import { ErrorDetail, ErrorModel } from './console/common-schemas.js';
 import { workspaceRoutes } from './workspaces/routes.js';
-import { invitePageRoutes } from './workspaces/invite-page.js';
 import { WorkspaceService } from './workspaces/service.js';
 import type { Config } from './config.js';
 import type { Clock } from './platform/clock.js';
@@ -329,8 +328,6 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       await sdk.register(compress, { global: true, threshold: 1024, encodings: ['gzip', 'deflate'] });
       await sdk.register(sdkSyncRoutes({ apis: services.apis, snapshots: services.snapshots, usage: services.usage }));
     });
-    // The invitation link of the invitation mail: a page until the console web app replaces it.
-    await consoleApp.register(invitePageRoutes({ workspaces: services.workspaces, auth: services.auth, accounts: services.accounts, consoleOrigin: config.baseUrl, secureCookies }));
     await consoleApp.register(webhookRoutes(services.payments));
     if (services.devProvider) await consoleApp.register(devCheckoutPages(services.devProvider, { origin: config.baseUrl, secureCookies }));
     await consoleApp.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true, uiConfig: { url: '/api/openapi.json' } as never });

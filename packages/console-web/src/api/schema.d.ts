@@ -2452,12 +2452,13 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Ledger entries, newest first, for the API or one customer */
+        /** Ledger entries, newest first, for the API or one customer, of every kind or one */
         get: {
             parameters: {
                 query?: {
                     cursor?: string;
                     customer_id?: string;
+                    kind?: "welcome" | "credit" | "usage" | "topup" | "plan_credit" | "auto_recharge";
                     limit?: number;
                 };
                 header?: never;
@@ -8067,6 +8068,7 @@ export interface paths {
                             email: string;
                             /** Format: date-time */
                             expires_at: string;
+                            invited_by?: string;
                             role: string;
                             workspace: string;
                         };
@@ -9693,12 +9695,18 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The audit log, newest first */
+        /** The audit log, newest first; narrowed by API, action, actor or customer */
         get: {
             parameters: {
                 query?: {
+                    /** @description an action (`member.invite`), or a family of actions (`member`: every `member.…`) */
+                    action?: string;
+                    /** @description events by this actor (a person, a workspace key or a system actor) */
+                    actor_id?: string;
                     api_id?: string;
                     before?: string;
+                    /** @description events about this customer */
+                    customer_id?: string;
                     limit?: number;
                 };
                 header?: never;

@@ -4,7 +4,7 @@ import { useId, useRef, useState, type ReactNode } from 'react';
 
 interface ConfirmProps {
   /** The button that opens the dialog: it names the action ("Delete API"). */
-  label: string;
+  label: ReactNode;
   title: string;
   children?: ReactNode;
   /** The confirming button's words; the action's own name by default. */
@@ -14,11 +14,13 @@ interface ConfirmProps {
   danger?: boolean;
   disabled?: boolean;
   className?: string;
-  /** The action; when it rejects, the dialog stays open (show the error in `children`). */
+  /** When the dialog opens: a page clears an earlier refusal shown in it. */
+  onOpen?: () => void;
+  /** Throwing (a mutation's refusal) keeps the dialog open. */
   onConfirm: () => Promise<unknown> | unknown;
 }
 
-export function ConfirmButton({ label, title, children, confirmLabel, typeToConfirm, danger = true, disabled, className, onConfirm }: ConfirmProps) {
+export function ConfirmButton({ label, title, children, confirmLabel, typeToConfirm, danger = true, disabled, className, onOpen, onConfirm }: ConfirmProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [typed, setTyped] = useState('');
   const [busy, setBusy] = useState(false);
@@ -34,7 +36,7 @@ export function ConfirmButton({ label, title, children, confirmLabel, typeToConf
       await onConfirm();
       close();
     } catch {
-      // Refused: the dialog stays open for a correction, and the caller shows its mutation's error.
+      // A refusal keeps the dialog open; the page shows the API's words in it (children).
     } finally {
       setBusy(false);
     }
@@ -42,7 +44,15 @@ export function ConfirmButton({ label, title, children, confirmLabel, typeToConf
   const ready = !typeToConfirm || typed === typeToConfirm;
   return (
     <>
-      <button type="button" className={className ?? (danger ? 'danger' : 'secondary')} disabled={disabled} onClick={() => dialog.current?.showModal()}>
+      <button
+        type="button"
+        className={className ?? (danger ? 'danger' : 'secondary')}
+        disabled={disabled}
+        onClick={() => {
+          onOpen?.();
+          dialog.current?.showModal();
+        }}
+      >
         {label}
       </button>
       <dialog ref={dialog} aria-labelledby={titleId} onClose={() => setTyped('')}>

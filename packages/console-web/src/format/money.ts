@@ -7,7 +7,7 @@ const MICRO = 1_000_000n;
 const group = (digits: string) => digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
 /** 5_990_000 → "5.99"; 1_234 → "0.001234"; -10_000 → "-0.01"; 12_000_000_000 → "12,000.00". */
-export function formatMicro(micro: number): string {
+export function formatMicro(micro: number | bigint): string {
   const value = BigInt(micro);
   const sign = value < 0n ? '-' : '';
   const magnitude = value < 0n ? -value : value;

@@ -97,6 +97,8 @@ export async function checkAccessibility(page: Page, label: string) {
 /** A screenshot of the whole page, after axe has checked it. */
 export async function shotAndCheck(f: ConsoleFixture, page: Page, name: string) {
   await checkAccessibility(page, name);
+  // From the top, so the sticky top bar is drawn where it belongs in a full-page image.
+  await page.evaluate('window.scrollTo(0, 0)');
   await page.screenshot({ path: join(f.output, `${name}.png`), fullPage: true });
 }
 

@@ -10,11 +10,18 @@ import type { AuditService } from './service.js';
 export function auditRoutes(audit: AuditService, workspaces: WorkspaceService): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get('/workspaces/:ws/audit', {
-      schema: { tags: ['audit'], summary: 'The audit log, newest first', params: WorkspaceParams, querystring: AuditQuery, response: withProblems({ 200: AuditBody }) },
+      schema: { tags: ['audit'], summary: 'The audit log, newest first; narrowed by API, action, actor or customer', params: WorkspaceParams, querystring: AuditQuery, response: withProblems({ 200: AuditBody }) },
     }, async (request) => {
       await workspaces.authorize(requireCaller(request), request.params.ws, 'viewer');
-      const { before, api_id, limit } = request.query;
-      const page = await audit.list(request.params.ws, { ...(before ? { before } : {}), ...(api_id ? { apiId: api_id } : {}), limit: limit ?? DEFAULT_PAGE_SIZE });
+      const { before, api_id, action, actor_id, customer_id, limit } = request.query;
+      const page = await audit.list(request.params.ws, {
+        ...(before ? { before } : {}),
+        ...(api_id ? { apiId: api_id } : {}),
+        ...(action ? { action } : {}),
+        ...(actor_id ? { actorId: actor_id } : {}),
+        ...(customer_id ? { customerId: customer_id } : {}),
+        limit: limit ?? DEFAULT_PAGE_SIZE,
+      });
       if (!page) throw validationProblem('query.before', 'not a cursor this API gave', before);
       return page;
     });

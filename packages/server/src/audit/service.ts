@@ -2,7 +2,7 @@ import type { Clock } from '../platform/clock.js';
 import type { Db, Trx } from '../platform/db/database.js';
 import { newId } from '../platform/ids.js';
 import { decodeCursor, encodeCursor } from '../platform/cursor.js';
-import { insertAuditEvent, listAuditEvents } from './queries.js';
+import { insertAuditEvent, listAuditEvents, type AuditFilter } from './queries.js';
 
 /**
  * Who did something: a console user, a workspace key, the service itself, or a person of an API's
@@ -78,10 +78,17 @@ export class AuditService {
   }
 
   /** Returns null for a cursor that does not decode, so the route can answer 422. */
-  async list(workspaceId: string, options: { before?: string; apiId?: string; limit: number }): Promise<AuditPage | null> {
+  async list(workspaceId: string, options: Partial<AuditFilter> & { before?: string; limit: number }): Promise<AuditPage | null> {
     const before = options.before ? decodeCursor(options.before) : null;
     if (options.before && !before) return null;
-    const rows = await listAuditEvents(this.db, workspaceId, { before, apiId: options.apiId ?? null, limit: options.limit + 1 });
+    const rows = await listAuditEvents(this.db, workspaceId, {
+      before,
+      apiId: options.apiId ?? null,
+      action: options.action ?? null,
+      actorId: options.actorId ?? null,
+      customerId: options.customerId ?? null,
+      limit: options.limit + 1,
+    });
     const page = rows.slice(0, options.limit);
     const last = page.at(-1);
     return {

@@ -151,7 +151,7 @@ export async function postUsage(trx: Trx, apiId: string, postings: UsagePosting[
 export function ledgerPage(
   db: Db,
   apiId: string,
-  options: { customerId: string | null; before: { at: Date; id: string } | null; limit: number },
+  options: { customerId: string | null; kind: LedgerKind | null; before: { at: Date; id: string } | null; limit: number },
 ) {
   let query = db
     .selectFrom('ledger_entries as l')
@@ -160,6 +160,7 @@ export function ledgerPage(
     .select('c.name as customer_name')
     .where('l.api_id', '=', apiId);
   if (options.customerId) query = query.where('l.customer_id', '=', options.customerId);
+  if (options.kind) query = query.where('l.kind', '=', options.kind);
   if (options.before) {
     const { at, id } = options.before;
     query = query.where((eb) => eb.or([eb('l.created_at', '<', at), eb.and([eb('l.created_at', '=', at), eb('l.id', '<', id)])]));

@@ -15,10 +15,10 @@ export function ledgerRoutes(ledger: LedgerService): FastifyPluginAsyncTypebox {
     }, async (request) => unwrap(await ledger.credit(requireCaller(request), request.params.api, request.params.id, request.body)));
 
     app.get('/apis/:api/ledger', {
-      schema: { tags, summary: 'Ledger entries, newest first, for the API or one customer', params: ApiParams, querystring: LedgerQuery, response: withProblems({ 200: LedgerBody }) },
+      schema: { tags, summary: 'Ledger entries, newest first, for the API or one customer, of every kind or one', params: ApiParams, querystring: LedgerQuery, response: withProblems({ 200: LedgerBody }) },
     }, async (request) => {
-      const { customer_id, cursor, limit } = request.query;
-      return ledger.list(requireCaller(request), request.params.api, { limit: limit ?? DEFAULT_PAGE_SIZE, ...(customer_id ? { customerId: customer_id } : {}), ...(cursor ? { cursor } : {}) });
+      const { customer_id, kind, cursor, limit } = request.query;
+      return ledger.list(requireCaller(request), request.params.api, { limit: limit ?? DEFAULT_PAGE_SIZE, ...(customer_id ? { customerId: customer_id } : {}), ...(kind ? { kind } : {}), ...(cursor ? { cursor } : {}) });
     });
   };
 }

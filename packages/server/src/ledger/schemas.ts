@@ -27,8 +27,19 @@ export const LedgerEntry = Type.Object({
   updated_at: Timestamp,
 });
 export const LedgerBody = Type.Object({ entries: Type.Union([Type.Array(LedgerEntry), Type.Null()]), next_cursor: Type.Optional(Type.String()) });
+// The kinds the ledger writes (ledger/tables.ts LedgerKind): manual credit, welcome credit, usage
+// folded per day, and what payments credit (top-ups, a plan's credit, automatic top-ups).
+export const LedgerKind = Type.Union([
+  Type.Literal('welcome'),
+  Type.Literal('credit'),
+  Type.Literal('usage'),
+  Type.Literal('topup'),
+  Type.Literal('plan_credit'),
+  Type.Literal('auto_recharge'),
+]);
 export const LedgerQuery = Type.Object({
   customer_id: Type.Optional(Type.String({ maxLength: 64 })),
+  kind: Type.Optional(LedgerKind),
   cursor: Type.Optional(Type.String({ maxLength: 200 })),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 200, default: 50 })),
 });

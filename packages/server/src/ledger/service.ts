@@ -94,11 +94,11 @@ export class LedgerService {
     });
   }
 
-  async list(caller: Caller, apiId: string, options: { customerId?: string; cursor?: string; limit: number }) {
+  async list(caller: Caller, apiId: string, options: { customerId?: string; kind?: LedgerKind; cursor?: string; limit: number }) {
     await this.apis.access(caller, apiId, 'viewer');
     const before = options.cursor ? decodeCursor(options.cursor) : null;
     if (options.cursor && !before) throw validationProblem('query.cursor', 'not a cursor this API gave', options.cursor);
-    const rows = await q.ledgerPage(this.db, apiId, { customerId: options.customerId ?? null, before, limit: options.limit + 1 });
+    const rows = await q.ledgerPage(this.db, apiId, { customerId: options.customerId ?? null, kind: options.kind ?? null, before, limit: options.limit + 1 });
     const { page, next } = pageOf(rows, options.limit);
     return {
       entries: page.map((e) => ({
@@ -127,7 +127,7 @@ export class LedgerService {
   async customerEntries(apiId: string, customerId: string, options: { cursor: string | null; limit: number }) {
     const before = options.cursor ? decodeCursor(options.cursor) : null;
     if (options.cursor && !before) return null;
-    const rows = await q.ledgerPage(this.db, apiId, { customerId, before, limit: options.limit + 1 });
+    const rows = await q.ledgerPage(this.db, apiId, { customerId, kind: null, before, limit: options.limit + 1 });
     const { page, next } = pageOf(rows, options.limit);
     return {
       entries: page.map((e) => ({

@@ -38,6 +38,8 @@ export const InviteInfo = Type.Object({
   role: Type.String(),
   account_exists: Type.Boolean(),
   expires_at: Timestamp,
+  /** Who sent it, as the invitation mail named them (a person's or a workspace key's name). */
+  invited_by: Type.Optional(Type.String()),
 });
 export const AcceptInviteInBody = Body({
   name: Type.Optional(Type.String({ maxLength: 100 })),

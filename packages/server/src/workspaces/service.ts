@@ -28,18 +28,6 @@ export interface WorkspaceOut {
   created_at: string;
 }
 
-/** An open invitation: what it is for, who sent it, whether its address has an account. */
-export interface InvitationView {
-  workspaceId: string;
-  workspace: string;
-  email: string;
-  role: InvitableRole;
-  /** Null when the sender is gone (a person deleted, a key removed with its workspace). */
-  invitedBy: string | null;
-  accountExists: boolean;
-  expiresAt: Date;
-}
-
 const iso = (d: Date) => d.toISOString();
 
 function toInviteOut(row: { id: string; email: string; role: string; created_at: Date; expires_at: Date }) {
@@ -222,19 +210,22 @@ export class WorkspaceService {
     return open ? row : null;
   }
 
-  /** An open invitation as its page shows it (spec 2.1 InviteInfo, plus who sent it). */
-  async invitation(token: string): Promise<Result<InvitationView>> {
+  /**
+   * An open invitation as its link shows it: spec 2.4 InviteInfo, plus `invited_by`, the sender as
+   * the mail named them (absent when the sender is gone: a person deleted, a key removed).
+   */
+  async inviteInfo(token: string): Promise<Result<{ workspace: string; email: string; role: string; account_exists: boolean; expires_at: string; invited_by?: string }>> {
     const row = await this.#openInvite(token);
     if (!row) return fail('invite_not_found');
     const account = await this.accounts.findByEmail(this.db, row.email);
+    const invitedBy = await this.#inviterName(row.workspace_id, row.invited_by);
     return ok({
-      workspaceId: row.workspace_id,
       workspace: row.workspace_name,
       email: row.email,
       role: row.role,
-      invitedBy: await this.#inviterName(row.workspace_id, row.invited_by),
-      accountExists: !!account,
-      expiresAt: row.expires_at,
+      account_exists: !!account,
+      expires_at: iso(row.expires_at),
+      ...(invitedBy === null ? {} : { invited_by: invitedBy }),
     });
   }
 
@@ -243,13 +234,6 @@ export class WorkspaceService {
     const person = await this.accounts.findById(this.db, actorId);
     if (person) return person.name;
     return (await q.findKeyName(this.db, workspaceId, actorId))?.name ?? null;
-  }
-
-  async inviteInfo(token: string): Promise<Result<{ workspace: string; email: string; role: string; account_exists: boolean; expires_at: string }>> {
-    const found = await this.invitation(token);
-    if (!found.ok) return found;
-    const { workspace, email, role, accountExists, expiresAt } = found.value;
-    return ok({ workspace, email, role, account_exists: accountExists, expires_at: iso(expiresAt) });
   }
 
   /**

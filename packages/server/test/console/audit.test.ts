@@ -5,6 +5,7 @@ import { after, before, test } from 'node:test';
 import type { TestClient } from '../support/client.js';
 import { PASSWORD, signUp, uniqueEmail, type SignedUp } from '../support/flows.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
+import { createApi, createCustomer } from '../support/money.js';
 import { addMember, auditEvents, createKey, errorLocations, eventsWrittenBy, sendInvite, type AuditEvent } from '../support/workspaces.js';
 
 let t: TestApp;
@@ -271,4 +272,118 @@ test('api_id narrows the log to one API; an API with no events gives an empty pa
   const tooLong = await owner.client.get(`/workspaces/${ws}/audit?api_id=${'a'.repeat(65)}`);
   assert.equal(tooLong.status, 422);
   assert.deepEqual(errorLocations(tooLong.body), ['query.api_id']);
+});
+
+/** Every event of a filtered log (pages of `limit`), as `action` names, newest first. */
+async function filtered(client: TestClient, ws: string, query: string, limit = 200): Promise<AuditEvent[]> {
+  const events: AuditEvent[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.get(`/workspaces/${ws}/audit?${query}&limit=${limit}${cursor ? `&before=${encodeURIComponent(cursor)}` : ''}`);
+    assert.equal(page.status, 200, `${query}: ${page.text}`);
+    events.push(...page.body.events);
+    cursor = page.body.next_before;
+  } while (cursor);
+  return events;
+}
+
+test('action narrows the log to one action or to a family of them (member = member.…), pages included', async () => {
+  const ws = await newWorkspace('Actions');
+  await fillLog(ws, 3);
+  const invited = await sendInvite(t, owner.client, ws, uniqueEmail('family'), 'viewer');
+  assert.equal((await owner.client.delete(`/workspaces/${ws}/invites/${invited.id}`)).status, 204);
+  await createKey(t, owner.client, ws, 'viewer');
+  const everything = await auditEvents(owner.client, ws);
+  const actions = (query: string) => filtered(owner.client, ws, query).then((events) => events.map((e) => e.action));
+
+  assert.deepEqual(await actions('action=workspace.rename'), ['workspace.rename', 'workspace.rename', 'workspace.rename']);
+  // A family is the part before the dot: `workspace` is workspace.create and .rename, never the
+  // workspace_key family, and `_` in a family is a character, not LIKE's wildcard.
+  assert.deepEqual(await actions('action=workspace'), ['workspace.rename', 'workspace.rename', 'workspace.rename', 'workspace.create']);
+  assert.deepEqual(await actions('action=workspace_key'), ['workspace_key.create']);
+  assert.deepEqual(await actions('action=workspacexkey'), []);
+  assert.deepEqual(await actions('action=invite'), ['invite.revoke']);
+  assert.deepEqual(await actions('action=member'), ['member.invite']);
+  assert.deepEqual(await actions('action=member.invit'), [], 'not a prefix of an action name');
+  assert.deepEqual(await actions('action=no_such.action'), []);
+  // The filtered events are the log's own, in its order, and next_before pages through them.
+  const renames = everything.filter((e) => e.action.startsWith('workspace.'));
+  assert.deepEqual(await filtered(owner.client, ws, 'action=workspace', 1), renames);
+  // With another filter: both apply.
+  assert.deepEqual(await actions(`action=workspace&actor_id=${owner.userId}`), ['workspace.rename', 'workspace.rename', 'workspace.rename', 'workspace.create']);
+});
+
+test('actor_id narrows the log to what one person or key did', async () => {
+  const ws = await newWorkspace('Actors');
+  const admin = await addMember(t, owner.client, ws, 'admin');
+  const key = await createKey(t, owner.client, ws, 'admin', 'Robot');
+  assert.equal((await admin.client.patch(`/workspaces/${ws}`, { name: 'Actors by admin' })).status, 200);
+  await sendInvite(t, key.client, ws, uniqueEmail('by-robot'), 'viewer');
+  assert.equal((await key.client.patch(`/workspaces/${ws}`, { name: 'Actors by robot' })).status, 200);
+
+  const byAdmin = await filtered(owner.client, ws, `actor_id=${admin.userId}`);
+  assert.deepEqual(byAdmin.map((e) => e.action), ['workspace.rename', 'invite.accept']);
+  assert.ok(byAdmin.every((e) => e.actor_id === admin.userId));
+  const byKey = await filtered(owner.client, ws, `actor_id=${key.id}`, 1);
+  assert.deepEqual(byKey.map((e) => [e.action, e.actor_type, e.actor_name]), [['workspace.rename', 'key', 'Robot'], ['member.invite', 'key', 'Robot']]);
+  assert.deepEqual(
+    (await filtered(owner.client, ws, `actor_id=${owner.userId}`)).map((e) => e.action),
+    ['workspace_key.create', 'member.invite', 'workspace.create'],
+  );
+  assert.deepEqual(await filtered(owner.client, ws, 'actor_id=usr_nobody'), []);
+});
+
+test('customer_id narrows the log to one customer; another workspace\'s customer shows nothing', async () => {
+  const api = await createApi(t, { name: 'Audited API' }, owner);
+  const acme = await createCustomer(t, api, 'Acme');
+  const globex = await createCustomer(t, api, 'Globex');
+  assert.equal((await owner.client.post(`/apis/${api.apiId}/customers/${acme.id}/credit`, { amount_micro: 5_000_000, note: 'Goodwill' })).status, 200);
+  assert.equal((await owner.client.post(`/apis/${api.apiId}/customers/${globex.id}/credit`, { amount_micro: 1_000_000, note: 'Trial' })).status, 200);
+
+  const ofAcme = await filtered(owner.client, owner.workspaceId, `customer_id=${acme.id}`);
+  assert.deepEqual(ofAcme.map((e) => e.action), ['customer.credit', 'customer.create']);
+  assert.ok(ofAcme.every((e) => e.customer_id === acme.id && e.customer_name === 'Acme' && e.api_id === api.apiId));
+  assert.deepEqual((await filtered(owner.client, owner.workspaceId, `customer_id=${globex.id}&action=customer.credit`)).map((e) => e.details), [{ amount_micro: 1_000_000 }]);
+  assert.deepEqual(await filtered(owner.client, owner.workspaceId, `customer_id=${acme.id}&action=workspace`), []);
+
+  // The filter reads this workspace's log only: the same customer id seen from elsewhere is empty.
+  const other = await newWorkspace('Elsewhere');
+  assert.deepEqual(await filtered(owner.client, other, `customer_id=${acme.id}`), []);
+  const stranger = await signUp(t, { name: 'Nosy' });
+  assert.equal((await stranger.client.get(`/workspaces/${owner.workspaceId}/audit?customer_id=${acme.id}`)).status, 404);
+});
+
+test('filters are bounded: bad or over-long values are 422 naming the field, 64 characters pass', async () => {
+  const ws = await newWorkspace('Filter bounds');
+  const before = await auditEvents(owner.client, ws);
+  const refusals: [string, string][] = [
+    ['action', ''],
+    ['action', 'Member'],
+    ['action', 'member.'],
+    ['action', '.invite'],
+    ['action', 'member.invite.again'],
+    ['action', 'member%'],
+    ['action', 'member.*'],
+    ['action', '1member'],
+    ['action', `a${'b'.repeat(64)}`],
+    ['actor_id', ''],
+    ['actor_id', 'usr x'],
+    ['actor_id', "usr_x' or '1'='1"],
+    ['actor_id', 'u'.repeat(65)],
+    ['customer_id', ''],
+    ['customer_id', 'cus_%'],
+    ['customer_id', 'c'.repeat(65)],
+  ];
+  for (const [field, value] of refusals) {
+    const refused = await owner.client.get(`/workspaces/${ws}/audit?${field}=${encodeURIComponent(value)}`);
+    assert.equal(refused.status, 422, `${field}=${value}: ${refused.text}`);
+    assert.deepEqual(errorLocations(refused.body), [`query.${field}`], `${field}=${value}`);
+  }
+  for (const query of [`action=a${'b'.repeat(63)}`, `actor_id=${'u'.repeat(64)}`, `customer_id=${'c'.repeat(64)}`, 'action=a', 'action=a.b', 'actor_id=domain-checks']) {
+    const page = await owner.client.get(`/workspaces/${ws}/audit?${query}`);
+    assert.equal(page.status, 200, `${query}: ${page.text}`);
+    assert.deepEqual(page.body, { events: [] }, query);
+  }
+  // Reading, refused or not, wrote nothing.
+  assert.deepEqual(await auditEvents(owner.client, ws), before);
 });

@@ -294,6 +294,11 @@ test('the links of the mails point where they should', async () => {
   const [link] = linksIn(invitation);
   assert.match(link ?? '', new RegExp(`^${f.t.url.replace(/[.]/g, '\\.')}/invites/[A-Za-z0-9_-]{43}$`));
   assert.deepEqual(linksIn(invitation), [link], 'the text and HTML parts carry the same link');
+  // The console web app shows the invitation: the link answers its index.html, as every client route.
+  const opened = await fetch(link!);
+  assert.equal(opened.status, 200);
+  assert.match(opened.headers.get('content-type') ?? '', /^text\/html/);
+  assert.match(await opened.text(), /<div id="root"><\/div>/);
   const registered = await triggers['issuer/people.alreadyRegistered']!();
   assert.deepEqual(linksIn(registered), [f.issuer]);
   // The customer invitations land on the portal's invitation page of the API's host.

@@ -89,16 +89,22 @@ test('the address is an e-mail of at most 254 characters: 255 and non-addresses 
   }
 });
 
-test('GET /invites/{token} needs no sign-in and tells whether the address has an account', async () => {
+test('GET /invites/{token} needs no sign-in, tells whether the address has an account and who sent it', async () => {
   const fresh = uniqueEmail('fresh');
   const { token } = await sendInvite(t, owner.client, ws, fresh, 'editor');
   const info = await t.client().get(`/invites/${token}`);
   assert.equal(info.status, 200, info.text);
-  assert.deepEqual(Object.keys(info.body).sort(), ['account_exists', 'email', 'expires_at', 'role', 'workspace']);
+  assert.deepEqual(Object.keys(info.body).sort(), ['account_exists', 'email', 'expires_at', 'invited_by', 'role', 'workspace']);
   assert.equal(info.body.workspace, 'Invite Lab');
   assert.equal(info.body.email, fresh);
   assert.equal(info.body.role, 'editor');
   assert.equal(info.body.account_exists, false);
+  assert.equal(info.body.invited_by, 'Ingrid Owner', 'the sender, as the mail names them');
+
+  // Sent by a workspace key: the key's name, as its mail says.
+  const key = await createKey(t, owner.client, ws, 'admin', 'deploy bot');
+  const byKey = await sendInvite(t, key.client, ws, uniqueEmail('by-key'), 'viewer');
+  assert.equal((await t.client().get(`/invites/${byKey.token}`)).body.invited_by, 'deploy bot');
 
   const other = await signUp(t, { name: 'Has Account' });
   const known = await sendInvite(t, owner.client, ws, other.email, 'viewer');
@@ -159,6 +165,18 @@ test('a new address accepts with a name and a password and gets a session with t
   // The password set here is the account's password.
   const login = await t.client().post('/auth/login', { email, password: 'p'.repeat(10) });
   assert.equal(login.status, 200);
+});
+
+test('a name counts code points, as every console field: 100 emoji pass, 101 are 422', async () => {
+  const email = uniqueEmail('emoji');
+  const { token } = await sendInvite(t, owner.client, ws, email, 'viewer');
+  const refused = await t.client().post(`/invites/${token}/accept`, { name: '\u{1F600}'.repeat(101), password: PASSWORD });
+  assert.equal(refused.status, 422);
+  assert.deepEqual(errorLocations(refused.body), ['body.name']);
+  const longest = '\u{1F600}'.repeat(50) + 'n'.repeat(50);
+  const accepted = await t.client().post(`/invites/${token}/accept`, { name: longest, password: PASSWORD });
+  assert.equal(accepted.status, 200, accepted.text);
+  assert.equal(accepted.body.user.name, longest);
 });
 
 test('a password of 72 characters is the longest a new address may set', async () => {

@@ -230,3 +230,39 @@ test('each applied credit writes an audit event naming the API and the customer'
   assert.deepEqual(events.map((e) => e.details.amount_micro), [-7, 42]);
   assert.equal(events[1]!.details.ref, 'audit-ref');
 });
+
+test('the ledger filters by kind, alone or with a customer, across pages; an unknown kind answers 422', async () => {
+  const fresh = await createApi(t, { name: 'Kinds Ledger' }, owner);
+  const a = await createCustomer(t, fresh, 'Kind A');
+  const b = await createCustomer(t, fresh, 'Kind B');
+  await credit(a.id, { amount_micro: 500, note: 'a credit' }, editor.client, fresh);
+  await credit(b.id, { amount_micro: -200, note: 'b debit' }, editor.client, fresh);
+  await credit(a.id, { amount_micro: 300, note: 'a credit again' }, editor.client, fresh);
+  const key = await createKey(fresh, a.id);
+  await reportUsage(fresh, [usageItem(key.id, (await snapshotCustomer(fresh, a.id)).usage_policy_id, 200, 2, t.clock.now())]);
+
+  const kindsOf = async (query: string) => {
+    const answer = await ledgerPage(`limit=200&${query}`, fresh);
+    assert.equal(answer.status, 200, answer.text);
+    return (answer.body.entries as { kind: string; customer_name: string; amount_micro: number }[]).map((e) => `${e.customer_name}:${e.kind}:${e.amount_micro}`);
+  };
+  assert.deepEqual(await kindsOf('kind=credit'), ['Kind A:credit:300', 'Kind B:credit:-200', 'Kind A:credit:500']);
+  assert.deepEqual(await kindsOf('kind=welcome'), ['Kind B:welcome:1000000', 'Kind A:welcome:1000000']);
+  assert.deepEqual(await kindsOf('kind=usage'), ['Kind A:usage:-2000']);
+  assert.deepEqual(await kindsOf(`kind=credit&customer_id=${a.id}`), ['Kind A:credit:300', 'Kind A:credit:500']);
+  assert.deepEqual(await kindsOf(`kind=usage&customer_id=${b.id}`), []);
+  // Every kind the ledger writes is a filter, whether or not this API has entries of it.
+  for (const kind of ['topup', 'plan_credit', 'auto_recharge']) assert.deepEqual(await kindsOf(`kind=${kind}`), []);
+
+  // Pages of one kind: the cursor carries on within the kind.
+  const first = await ledgerPage('kind=credit&limit=2', fresh);
+  assert.equal(first.body.entries.length, 2);
+  assert.ok(first.body.next_cursor);
+  const second = await ledgerPage(`kind=credit&limit=2&cursor=${first.body.next_cursor}`, fresh);
+  assert.deepEqual(second.body.entries.map((e: { note: string }) => e.note), ['a credit']);
+  assert.equal(second.body.next_cursor, undefined);
+
+  for (const kind of ['refund', 'CREDIT', '', 'usage,credit']) assertRefusedAt(await ledgerPage(`kind=${encodeURIComponent(kind)}`, fresh), 'query.kind');
+  const kinds = await ledgerPage('kind=credit&kind=usage', fresh);
+  assertRefusedAt(kinds, 'query.kind');
+});

@@ -81,6 +81,10 @@ export interface AuditEvent {
   ip: string;
   created_at: string;
   details: Record<string, unknown>;
+  api_id?: string;
+  api_name?: string;
+  customer_id?: string;
+  customer_name?: string;
 }
 
 /** The newest audit events of a workspace (up to 200), newest first. */

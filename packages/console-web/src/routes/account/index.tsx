@@ -1,4 +1,5 @@
 // The signed-in person's own pages: profile, password, two-factor.
 import type { RouteObject } from 'react-router';
+import { AccountPage } from './account-page.js';
 
-export const accountRoutes: RouteObject[] = [];
+export const accountRoutes: RouteObject[] = [{ path: '/account', element: <AccountPage /> }];

@@ -7,8 +7,7 @@ import { api, call } from '../../api/client.js';
 import { safeNext } from '../../app/session.js';
 import { Field, FormError, fieldErrors } from '../../components/field.js';
 import { Solo } from '../../components/solo.js';
-
-const text = (form: FormData, name: string) => String(form.get(name) ?? '');
+import { text } from './form-text.js';
 
 export function LoginPage() {
   const navigate = useNavigate();
@@ -17,6 +16,8 @@ export function LoginPage() {
   const [challenge, setChallenge] = useState<string | null>(null);
   const [useRecovery, setUseRecovery] = useState(false);
   const next = safeNext(search.get('next'));
+  // An address handed over by the page that sent the person here (an invitation, a reset).
+  const knownEmail = search.get('email') ?? '';
   const done = () => {
     queryClient.clear();
     void navigate(next, { replace: true });
@@ -79,8 +80,8 @@ export function LoginPage() {
     <Solo title="Sign in to Gatehouse">
       <FormError error={login.error} fields={['email', 'password']} />
       <form onSubmit={submit}>
-        <Field label="E-mail" name="email" type="email" autoComplete="username" maxLength={254} required autoFocus error={errors.email} />
-        <Field label="Password" name="password" type="password" autoComplete="current-password" maxLength={200} required error={errors.password} />
+        <Field label="E-mail" name="email" type="email" autoComplete="username" maxLength={254} required autoFocus={!knownEmail} defaultValue={knownEmail} error={errors.email} />
+        <Field label="Password" name="password" type="password" autoComplete="current-password" maxLength={200} required autoFocus={Boolean(knownEmail)} error={errors.password} />
         <button type="submit" className="block" disabled={login.isPending}>
           Sign in
         </button>

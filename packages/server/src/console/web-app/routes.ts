@@ -17,6 +17,9 @@ export const WEB_APP_CSP =
 /** Paths owned by the server: an unknown one of these is the server's 404, never the app. */
 const SERVER_PREFIXES = ['/api/', '/sdk/', '/webhooks/', '/dev/', '/internal/', '/.well-known/'];
 
+/** Client routes of the app whose paths the tenant face (the customer portal) has as well. */
+const SHARED_WITH_TENANT_FACE = ['/account', '/invites/:token'];
+
 function send(request: FastifyRequest, reply: FastifyReply, file: WebFile) {
   reply
     .header('content-type', file.contentType)
@@ -55,5 +58,9 @@ export function webAppRoutes(options: { dir?: string | null } = {}) {
     };
     app.get('/', { schema: { hide: true } }, answer);
     app.get('/*', { schema: { hide: true } }, answer);
+    // The router picks the most specific path before it looks at hosts, so a path the tenant face
+    // also serves (the portal's /account and /invites/<token>) would reach the portal's route, not
+    // the catch-all above, and answer 404 on the console host. Those client routes are named here.
+    for (const path of SHARED_WITH_TENANT_FACE) app.get(path, { schema: { hide: true } }, answer);
   };
 }

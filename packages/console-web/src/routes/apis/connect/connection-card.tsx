@@ -15,7 +15,7 @@ export const connectionKey = (apiId: string) => key('/api/apis/{api}/connection'
 
 function Facts({ connection }: { connection: ConnectionBody }) {
   return (
-    <dl className="facts">
+    <dl className="connection-facts">
       <dt>SDK first seen</dt>
       <dd>{formatTime(connection.sdk_first_seen_at)}</dd>
       <dt>SDK last seen</dt>
