@@ -3,25 +3,38 @@
 // with the SDK secret, the list showing it, and a viewer seeing no control to create.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import type { SignedUp } from '../../server/test/support/flows.js';
 import { addMember } from '../../server/test/support/workspaces.js';
-import { apiRequestsOnOpen, newConsolePage, shotAndCheck, signedInOwner, signInContext, skipWithoutChromium, startConsole, type ConsoleFixture } from './support/console-browser.js';
+import { apiRequestsOnOpen, newConsolePage, shotAndCheck, skipWithoutChromium, startConsole, type ConsoleFixture } from './support/console-browser.js';
+import { fileOwner, shareSession } from './support/metered-api.js';
 
 let f: ConsoleFixture;
+let owner: SignedUp;
 before(async () => {
-  if (!skipWithoutChromium) f = await startConsole(import.meta.url);
+  if (skipWithoutChromium) return;
+  f = await startConsole(import.meta.url);
+  owner = await fileOwner(f);
 });
 after(() => f?.close());
 
-test('an owner creates a first API: a taken address is refused as it is typed, a free one is taken, and the Connect page shows the secret', { skip: skipWithoutChromium }, async () => {
-  // Someone else holds the address the owner will try first.
-  const rival = await signedInOwner(f, await newConsolePage(f), { name: 'Rival Owner' });
-  const taken = `weather-${process.pid}`;
-  assert.equal((await rival.client.post(`/workspaces/${rival.workspaceId}/apis`, { name: 'Rival weather', preset: 'payg', slug: taken })).status, 200);
+/** A new workspace of the file's owner: each journey starts from an empty list. */
+async function workspace(name: string): Promise<string> {
+  const made = await owner.client.post('/workspaces', { name });
+  assert.equal(made.status, 200, made.text);
+  return made.body.id;
+}
 
+test('an owner creates a first API: a taken address is refused as it is typed, a free one is taken, and the Connect page shows the secret', { skip: skipWithoutChromium }, async () => {
+  // Another API holds the address the owner will try first.
+  const taken = `weather-${process.pid}`;
+  const elsewhere = await workspace('Elsewhere');
+  assert.equal((await owner.client.post(`/workspaces/${elsewhere}/apis`, { name: 'Rival weather', preset: 'payg', slug: taken })).status, 200);
+
+  const ws = await workspace('Ada Labs');
   const cp = await newConsolePage(f);
   const { page } = cp;
-  const owner = await signedInOwner(f, cp, { name: 'Ada Owner' });
-  const listPath = `/workspaces/${owner.workspaceId}/apis`;
+  await shareSession(f, cp, owner.client);
+  const listPath = `/workspaces/${ws}/apis`;
   const listRequests = await apiRequestsOnOpen(page, listPath);
   console.log(`requests on open, ${listPath} (empty): ${listRequests.length}: ${listRequests.join(', ')}`);
   assert.ok(listRequests.length <= 3, listRequests.join(', '));
@@ -99,48 +112,49 @@ test('an owner creates a first API: a taken address is refused as it is typed, a
 });
 
 test('a name left empty makes the address from the name; a refusal of the API lands on its field', { skip: skipWithoutChromium }, async () => {
+  const ws = await workspace('Forecasts');
   const cp = await newConsolePage(f);
   const { page } = cp;
-  const owner = await signedInOwner(f, cp);
-  await page.goto(`/workspaces/${owner.workspaceId}/apis/new`);
+  await shareSession(f, cp, owner.client);
+  await page.goto(`/workspaces/${ws}/apis/new`);
   await page.getByLabel('Name', { exact: true }).fill(`Forecast ${process.pid}`);
   await page.getByLabel('Where your API runs (optional)').fill('ftp://nope.example');
   await page.getByRole('button', { name: 'Create API' }).click();
   await page.getByText('Check the fields marked below.').waitFor();
   assert.equal(await page.getByLabel('Where your API runs (optional)').getAttribute('aria-invalid'), 'true');
   await shotAndCheck(f, page, '6-create-refused');
-  assert.equal((await owner.client.get(`/workspaces/${owner.workspaceId}/apis`)).body.apis.length, 0, 'nothing was created');
+  assert.equal((await owner.client.get(`/workspaces/${ws}/apis`)).body.apis.length, 0, 'nothing was created');
 
   await page.getByLabel('Where your API runs (optional)').fill('');
   await page.getByRole('button', { name: 'Create API' }).click();
   await page.waitForURL(/\/connect$/);
-  const apis = (await owner.client.get(`/workspaces/${owner.workspaceId}/apis`)).body.apis;
+  const apis = (await owner.client.get(`/workspaces/${ws}/apis`)).body.apis;
   assert.equal(apis.length, 1);
   assert.equal(apis[0].slug, `forecast-${process.pid}`);
   await cp.context.close();
 });
 
 test('a viewer sees the APIs but no control to create one', { skip: skipWithoutChromium }, async () => {
-  const owner = await signedInOwner(f, await newConsolePage(f));
-  assert.equal((await owner.client.post(`/workspaces/${owner.workspaceId}/apis`, { name: 'Seen API', preset: 'payg' })).status, 200);
-  const viewer = await addMember(f.t, owner.client, owner.workspaceId, 'viewer');
+  const ws = await workspace('Seen');
+  assert.equal((await owner.client.post(`/workspaces/${ws}/apis`, { name: 'Seen API', preset: 'payg' })).status, 200);
+  const viewer = await addMember(f.t, owner.client, ws, 'viewer');
   const cp = await newConsolePage(f);
-  await signInContext(f, cp, viewer.email, viewer.password);
+  await shareSession(f, cp, viewer.client);
   const { page } = cp;
-  await page.goto(`/workspaces/${owner.workspaceId}/apis`);
+  await page.goto(`/workspaces/${ws}/apis`);
   await page.getByRole('row', { name: /Seen API/ }).waitFor();
   assert.equal(await page.getByRole('link', { name: 'Create API' }).count(), 0);
   await shotAndCheck(f, page, '7-viewer-list');
-  await page.goto(`/workspaces/${owner.workspaceId}/apis/new`);
+  await page.goto(`/workspaces/${ws}/apis/new`);
   await page.getByText('Only editors, admins and owners').waitFor();
   assert.equal(await page.getByRole('button', { name: 'Create API' }).count(), 0);
 
   // A viewer in a workspace without APIs is not invited to make one.
-  const empty = await signedInOwner(f, await newConsolePage(f));
-  const second = await addMember(f.t, empty.client, empty.workspaceId, 'viewer', 'viewer2');
+  const empty = await workspace('Empty');
+  const second = await addMember(f.t, owner.client, empty, 'viewer', 'viewer2');
   const other = await newConsolePage(f);
-  await signInContext(f, other, second.email, second.password);
-  await other.page.goto(`/workspaces/${empty.workspaceId}/apis`);
+  await shareSession(f, other, second.client);
+  await other.page.goto(`/workspaces/${empty}/apis`);
   await other.page.getByRole('heading', { name: 'No APIs yet' }).waitFor();
   assert.equal(await other.page.getByRole('link', { name: 'Create API' }).count(), 0);
   await shotAndCheck(f, other.page, '8-viewer-empty');

@@ -8,11 +8,16 @@ import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { addMember } from '../../server/test/support/workspaces.js';
 import { meteredHello } from './support/metered-hello.js';
-import { apiRequestsOnOpen, newConsolePage, shotAndCheck, signedInOwner, signInContext, skipWithoutChromium, startConsole, type ConsoleFixture } from './support/console-browser.js';
+import type { SignedUp } from '../../server/test/support/flows.js';
+import { apiRequestsOnOpen, newConsolePage, shotAndCheck, skipWithoutChromium, startConsole, type ConsoleFixture } from './support/console-browser.js';
+import { fileOwner, shareSession } from './support/metered-api.js';
 
 let f: ConsoleFixture;
+let owner: SignedUp;
 before(async () => {
-  if (!skipWithoutChromium) f = await startConsole(import.meta.url);
+  if (skipWithoutChromium) return;
+  f = await startConsole(import.meta.url);
+  owner = await fileOwner(f);
 });
 after(() => f?.close());
 
@@ -25,7 +30,7 @@ test('Connect: reveal and copy the secret, the SDK code, a test key and its curl
   const cp = await newConsolePage(f);
   const { page, context } = cp;
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: f.t.url });
-  const owner = await signedInOwner(f, cp);
+  await shareSession(f, cp, owner.client);
   const created = await owner.client.post(`/workspaces/${owner.workspaceId}/apis`, { name: 'Hello API', preset: 'payg', api_base_url: hello.url });
   assert.equal(created.status, 200, created.text);
   const apiId: string = created.body.api.id;
@@ -119,11 +124,10 @@ test('Connect: reveal and copy the secret, the SDK code, a test key and its curl
 });
 
 test('Connect for a viewer: no reveal, rotation or test key', { skip: skipWithoutChromium }, async () => {
-  const owner = await signedInOwner(f, await newConsolePage(f));
   const created = await owner.client.post(`/workspaces/${owner.workspaceId}/apis`, { name: 'Viewed API', preset: 'free' });
   const viewer = await addMember(f.t, owner.client, owner.workspaceId, 'viewer');
   const cp = await newConsolePage(f);
-  await signInContext(f, cp, viewer.email, viewer.password);
+  await shareSession(f, cp, viewer.client);
   const { page } = cp;
   await page.goto(`/apis/${created.body.api.id}/connect`);
   await status(page).waitFor();
