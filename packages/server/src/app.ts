@@ -68,7 +68,7 @@ import { AuthorizationService } from './issuer/protocol/authorization.js';
 import { answerMalformedUrl, answerUnknownPath, issuerErrorHandler, issuerRoutes } from './issuer/routes.js';
 import { TokenService } from './issuer/tokens/service.js';
 import { TokenBuckets } from './platform/token-bucket.js';
-import { LogoCache } from './issuer/pages/logo.js';
+import { LOGO_CACHE_BYTES, LogoCache } from './platform/outbound/logo-cache.js';
 import { DevProvider } from './payments/dev-provider.js';
 import { devCheckoutPages } from './payments/dev-pages.js';
 import { PaymentEvents } from './payments/events.js';
@@ -190,7 +190,7 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   const tokens = new TokenService(db, clock, signingKeys);
   const tokenBuckets = new TokenBuckets(deps.redis, deps.rateLimitPrefix ?? 'gh', clock);
   const authorization = new AuthorizationService(db, clock, personSessions, tokens, config.baseUrl.startsWith('https:'), tokenBuckets);
-  const logos = new LogoCache(clock, config.outboundAllowPrivate);
+  const logos = new LogoCache(clock, config.outboundAllowPrivate, LOGO_CACHE_BYTES, deps.outboundTestCa);
   const metadataDocuments = new MetadataDocuments(clock, { allowPrivateAddresses: config.outboundAllowPrivate, ...(deps.outboundTestCa ? { extraCa: deps.outboundTestCa } : {}) });
   const clients = new ClientDirectory(db, clock, metadataDocuments, platformPlans, tokenBuckets, issuerReads);
   const registration = new Registration(db, clock, apis, clients, tokenBuckets);
@@ -314,7 +314,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       await api.register(authRoutes(services.auth, secureCookies));
       await api.register(workspaceRoutes(services.workspaces, secureCookies));
       await api.register(auditRoutes(services.audit, services.workspaces));
-      await api.register(apiRoutes(services.apis));
+      await api.register(apiRoutes(services.apis, services.logos));
       await api.register(customerRoutes(services.customers, services.customerInvitations));
       await api.register(ledgerRoutes(services.ledger));
       await api.register(planRoutes(services.plans));

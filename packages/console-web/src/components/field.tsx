@@ -3,13 +3,18 @@
 import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from 'react';
 import { ProblemError } from '../api/client.js';
 
+// What a schema says of a value that matched none of a union's branches ("" or an https address):
+// true, but the branch's own message ("must match pattern …") says what to type.
+const UNION_NOISE = new Set(['must be equal to constant', 'must match a schema in anyOf', 'must match exactly one schema in oneOf', 'must be null']);
+
 /** A problem's errors by field name: `body.name` → `name`, `query.limit` → `limit`. */
 export function fieldErrors(error: unknown): Record<string, string> {
   if (!(error instanceof ProblemError)) return {};
   const out: Record<string, string> = {};
   for (const detail of error.problem.errors ?? []) {
     const name = detail.location?.replace(/^(body|query|path)\.?/, '').replace(/^\//, '');
-    if (name && detail.message && !(name in out)) out[name] = detail.message;
+    if (!name || !detail.message) continue;
+    if (!(name in out) || (UNION_NOISE.has(out[name]!) && !UNION_NOISE.has(detail.message))) out[name] = detail.message;
   }
   return out;
 }

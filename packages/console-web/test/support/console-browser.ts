@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
 import { PASSWORD, signUp, type SignedUp } from '../../../server/test/support/flows.js';
 import { startTestApp, type TestApp } from '../../../server/test/support/harness.js';
 
@@ -104,17 +104,42 @@ export async function shotAndCheck(f: ConsoleFixture, page: Page, name: string) 
 
 /**
  * The console API requests a page makes when it is opened by address (a full load), counted until
- * the network is idle: the figure of issue 21's "requests each page makes on open".
+ * the console API has been quiet for a second after its first request: the figure of issue 21's
+ * "requests each page makes on open". (Playwright's `networkidle` alone is not enough: on a busy
+ * machine the bundle can take longer than its 500 ms to start, and the count came out as 0.)
  */
-export async function apiRequestsOnOpen(page: Page, path: string): Promise<string[]> {
+export async function apiRequestsOnOpen(page: Page, path: string, quietMs = 1000): Promise<string[]> {
   const seen: string[] = [];
-  const listener = (request: { url(): string; method(): string }) => {
+  let inFlight = 0;
+  let lastChange = Date.now();
+  const isApi = (request: Request) => new URL(request.url()).pathname.startsWith('/api/');
+  const started = (request: Request) => {
+    if (!isApi(request)) return;
     const url = new URL(request.url());
-    if (url.pathname.startsWith('/api/')) seen.push(`${request.method()} ${url.pathname}${url.search}`);
+    seen.push(`${request.method()} ${url.pathname}${url.search}`);
+    inFlight++;
+    lastChange = Date.now();
   };
-  page.on('request', listener);
-  await page.goto(path, { waitUntil: 'networkidle' });
-  page.off('request', listener);
+  const ended = (request: Request) => {
+    if (!isApi(request)) return;
+    inFlight--;
+    lastChange = Date.now();
+  };
+  page.on('request', started);
+  page.on('requestfinished', ended);
+  page.on('requestfailed', ended);
+  try {
+    await page.goto(path, { waitUntil: 'load' });
+    const deadline = Date.now() + 30_000;
+    while (!(seen.length > 0 && inFlight === 0 && Date.now() - lastChange >= quietMs)) {
+      if (Date.now() > deadline) throw new Error(`${path}: the console API never went quiet (${seen.join(', ')})`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } finally {
+    page.off('request', started);
+    page.off('requestfinished', ended);
+    page.off('requestfailed', ended);
+  }
   return seen;
 }
 

@@ -1,13 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
-import { unwrap } from '../platform/errors.js';
+import { Type, type TSchema } from '@sinclair/typebox';
+import { Problem, unwrap } from '../platform/errors.js';
+import { sendLogo, type LogoCache } from '../platform/outbound/logo-cache.js';
 import { withProblems } from '../console/common-schemas.js';
 import { requireCaller } from '../console/http.js';
 import { WorkspaceParams } from '../workspaces/schemas.js';
 import * as s from './schemas.js';
 import type { ApiService } from './service.js';
 
-export function apiRoutes(apis: ApiService): FastifyPluginAsyncTypebox {
+export function apiRoutes(apis: ApiService, logos: LogoCache): FastifyPluginAsyncTypebox {
   return async (app) => {
     const tags = ['apis'];
     const params = s.ApiParams;
@@ -60,6 +61,20 @@ export function apiRoutes(apis: ApiService): FastifyPluginAsyncTypebox {
     app.put('/apis/:api/logo', {
       schema: { tags, summary: 'Set the logo (https address), or remove it (null)', params, body: s.LogoBody, response: withProblems({ 200: s.ApiOut }) },
     }, async (request) => apis.setLogo(requireCaller(request), request.params.api, request.body.logo_url));
+
+    // The console's CSP keeps other hosts' images out (img-src 'self'): the logo comes through here,
+    // fetched by the same guarded cache as the portal's. `v` only tells the browser's cache apart.
+    app.get('/apis/:api/logo', {
+      schema: {
+        tags, summary: 'The logo as an image, fetched from its address and served from the console host', params, querystring: s.LogoQuery,
+        response: withProblems({ 200: { description: 'a raster image: PNG, JPEG, GIF, WebP or icon', content: { 'image/*': { schema: Type.String({ format: 'binary' }) } } } as unknown as TSchema }),
+      },
+    }, async (request, reply) => {
+      const address = await apis.logoAddress(requireCaller(request), request.params.api);
+      const logo = address ? await logos.get(request.params.api, address) : ({ ok: false } as const);
+      if (!logo.ok) throw new Problem('not_found', address ? 'The logo could not be fetched from its address' : 'This API has no logo');
+      return sendLogo(reply, logo, 'private, max-age=3600');
+    });
 
     app.post('/apis/:api/suspend', {
       schema: { tags, summary: 'Suspend the API: every customer is refused until it resumes (admin)', params, body: s.SuspendInBody, response: withProblems({ 200: s.ApiOut }) },

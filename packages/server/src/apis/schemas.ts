@@ -142,6 +142,7 @@ export const SecretBody = Type.Object({ secret: Type.String() });
 export const RotateInBody = Body({ grace_hours: Type.Integer({ minimum: 0, maximum: 168, default: 24, description: 'how long the old secret keeps working' }) });
 // null removes the logo (nullable like LimitsBody's fields; spec 2.1 LogoBody shows only the string).
 export const LogoBody = Body({ logo_url: Type.Union([Type.String({ maxLength: 2000, format: 'uri', pattern: '^https://' }), Type.Null()], { description: 'an https address, or null to remove the logo' }) });
+export const LogoQuery = Type.Object({ v: Type.Optional(Type.String({ maxLength: 64, description: 'any value; a new one when the logo changes' })) });
 export const SuspendInBody = Body({ reason: Type.Optional(Type.String({ maxLength: 300 })) });
 export const SlugBody = Type.Object({ slug: Type.String(), available: Type.Boolean(), reason: Type.Optional(Type.String()) });
 export const ApiParams = Type.Object({ api: Type.String({ maxLength: 64 }) });

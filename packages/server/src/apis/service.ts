@@ -364,6 +364,12 @@ export class ApiService {
     return this.#out(row, role);
   }
 
+  /** The address of the API's logo (viewers), for the console to serve the image from its own host. */
+  async logoAddress(caller: Caller, apiId: string): Promise<string | null> {
+    const { api } = await this.access(caller, apiId, 'viewer');
+    return api.logo_url;
+  }
+
   /** Sets the logo, or removes it (null); the logo it already has is no change and no audit event. */
   async setLogo(caller: Caller, apiId: string, logoUrl: string | null) {
     const { api, role } = await this.access(caller, apiId, 'editor');

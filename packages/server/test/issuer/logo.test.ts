@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { LogoCache } from '../../src/issuer/pages/logo.js';
+import { LogoCache } from '../../src/platform/outbound/logo-cache.js';
 import { startIssuer, tenantFetch, webRequest, type IssuerFixture } from '../support/issuer.js';
 import { changed, notifyChange } from '../../src/platform/db/change-feed.js';
 

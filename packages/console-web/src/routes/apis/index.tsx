@@ -1,4 +1,17 @@
 // APIs: the workspace's list, create, an API's Connect page and settings, the payments return pages.
 import type { RouteObject } from 'react-router';
+import { ConnectPage } from './connect/connect-page.js';
+import { CreateApiPage } from './create-page.js';
+import { ApiListPage } from './list-page.js';
+import { PaymentsReturnPage } from './payments/payments-page.js';
+import { PlanReturnPage } from './payments/plan-page.js';
+import { SettingsPage } from './settings/settings-page.js';
 
-export const apiRoutes: RouteObject[] = [];
+export const apiRoutes: RouteObject[] = [
+  { path: 'workspaces/:ws/apis', element: <ApiListPage /> },
+  { path: 'workspaces/:ws/apis/new', element: <CreateApiPage /> },
+  { path: 'apis/:api/connect', element: <ConnectPage /> },
+  { path: 'apis/:api/settings', element: <SettingsPage /> },
+  { path: 'apis/:api/payments', element: <PaymentsReturnPage /> },
+  { path: 'apis/:api/plan', element: <PlanReturnPage /> },
+];

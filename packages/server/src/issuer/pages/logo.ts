@@ -1,67 +1,7 @@
+// The logo on the sign-in and portal pages of a tenant host, at LOGO_PATH on that host.
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Clock } from '../../platform/clock.js';
-import { HOUR, MINUTE } from '../../platform/clock.js';
-import { safeFetch } from '../../platform/outbound/safe-fetch.js';
+import { sendLogo, type LogoCache } from '../../platform/outbound/logo-cache.js';
 import { LOGO_PATH } from '../../platform/pages/send-page.js';
-import { WeightedCache } from '../../platform/weighted-cache.js';
-
-// Raster types only: an SVG served from our origin could carry script.
-const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/x-icon', 'image/vnd.microsoft.icon']);
-export const LOGO_MAX_BYTES = 256 * 1024;
-/**
- * What a node keeps of logos: 128 of the largest allowed, or some 3,000 of a usual 10 KB, which
- * covers the APIs whose pages are being shown; a logo forgotten is fetched again on its next view.
- */
-export const LOGO_CACHE_BYTES = 32 * 1024 * 1024;
-// What an entry costs besides its image: the URL (at most 2,000 characters) and the bookkeeping,
-// so that failures, which hold no image, count too.
-const ENTRY_OVERHEAD_BYTES = 512;
-const KEEP_MS = HOUR;
-const KEEP_FAILURE_MS = 5 * MINUTE;
-
-type Logo = { ok: true; type: string; body: Buffer } | { ok: false };
-type Entry = { url: string; logo: Logo; until: number };
-
-/**
- * The owner's logo, fetched through the SSRF-guarded fetch and kept an hour per API (a failure
- * five minutes), then served by us with nosniff. Views of one API at once share one fetch.
- */
-export class LogoCache {
-  readonly #entries: WeightedCache<string, Entry>;
-  /** The fetch under way per API: every view that needs it waits on it rather than fetching too. */
-  readonly #inFlight = new Map<string, { url: string; logo: Promise<Logo> }>();
-
-  constructor(
-    private readonly clock: Clock,
-    private readonly allowPrivateAddresses: boolean,
-    maxBytes = LOGO_CACHE_BYTES,
-  ) {
-    this.#entries = new WeightedCache(maxBytes, (entry) => ENTRY_OVERHEAD_BYTES + entry.url.length + (entry.logo.ok ? entry.logo.body.length : 0));
-  }
-
-  async get(apiId: string, url: string): Promise<Logo> {
-    for (;;) {
-      const cached = this.#entries.get(apiId);
-      if (cached && cached.url === url && cached.until > this.clock.now().getTime()) return cached.logo;
-      const flight = this.#inFlight.get(apiId);
-      if (!flight) break;
-      if (flight.url === url) return flight.logo;
-      // The owner just changed the address: the old one's fetch ends first, one at a time per API.
-      await flight.logo;
-    }
-    const logo = this.#fetch(apiId, url).finally(() => this.#inFlight.delete(apiId));
-    this.#inFlight.set(apiId, { url, logo });
-    return logo;
-  }
-
-  async #fetch(apiId: string, url: string): Promise<Logo> {
-    const fetched = await safeFetch(url, { maxBytes: LOGO_MAX_BYTES, timeoutMs: 5000, accept: 'image/*', allowPrivateAddresses: this.allowPrivateAddresses });
-    const type = fetched.ok ? (fetched.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase() : '';
-    const logo: Logo = fetched.ok && fetched.status === 200 && IMAGE_TYPES.has(type) ? { ok: true, type, body: fetched.body } : { ok: false };
-    this.#entries.set(apiId, { url, logo, until: this.clock.now().getTime() + (logo.ok ? KEEP_MS : KEEP_FAILURE_MS) });
-    return logo;
-  }
-}
 
 export function logoRoutes(logos: LogoCache) {
   return async (app: FastifyInstance) => {
@@ -69,12 +9,7 @@ export function logoRoutes(logos: LogoCache) {
       const url = request.tenant.api.logo_url;
       const logo = url ? await logos.get(request.tenant.api.id, url) : ({ ok: false } as const);
       if (!logo.ok) return reply.status(404).header('cache-control', 'public, max-age=300').send();
-      return reply
-        .header('content-type', logo.type)
-        .header('x-content-type-options', 'nosniff')
-        .header('content-security-policy', "default-src 'none'")
-        .header('cache-control', 'public, max-age=3600')
-        .send(logo.body);
+      return sendLogo(reply, logo, 'public, max-age=3600');
     });
   };
 }
