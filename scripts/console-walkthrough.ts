@@ -82,7 +82,7 @@ try {
 
   // 5. A customer, its key and 5.00 of credit, all on the customer pages.
   await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Customers' }).click();
-  await page.getByLabel('Name').fill('Acme');
+  await page.getByLabel('Name', { exact: true }).fill('Acme');
   await page.getByLabel('E-mail', { exact: true }).fill(`dev-${tag}@acme.example`);
   await page.getByRole('button', { name: 'Add customer' }).click();
   await page.waitForURL(/\/customers\/cus_/);
@@ -90,8 +90,8 @@ try {
   await page.getByLabel("New key's name").fill('production');
   await page.getByRole('button', { name: 'Create key' }).click();
   const customerKey = await text(page, 'new-key');
-  await page.getByLabel('Amount').fill('5');
-  await page.getByLabel('Note').fill('Prepaid');
+  await page.getByLabel('Amount', { exact: true }).fill('5');
+  await page.getByLabel('Note', { exact: true }).fill('Prepaid');
   await page.getByRole('button', { name: 'Add credit' }).click();
   await page.getByTestId('customer-balance').filter({ hasText: '6.00' }).waitFor();
   step(`added customer Acme (${customerId}), made key ${customerKey.slice(0, 10)}…, credited 5.00: balance ${await text(page, 'customer-balance')}`);
