@@ -1,0 +1,133 @@
+// A receiver of webhooks for tests: a real HTTP server on loopback that keeps every request's raw
+// body and headers, answers with whatever the test says, and checks Standard Webhooks signatures
+// with the `standardwebhooks` library, as an owner's receiver would.
+import assert from 'node:assert/strict';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import type { TestClient } from './client.js';
+import type { ApiFixture } from './money.js';
+
+export interface Received {
+  id: string;
+  timestamp: number;
+  signatures: string[];
+  raw: string;
+  body: { type: string; timestamp: string; data: { object: Record<string, any>; previous?: Record<string, any>; reason?: string } };
+  headers: IncomingMessage['headers'];
+  path: string;
+}
+
+/** What the receiver answers: a status and a body, or `hold` to never answer. */
+export type Answer = { status: number; body?: string; headers?: Record<string, string> } | 'hold';
+
+export interface Receiver {
+  url: string;
+  port: number;
+  received: Received[];
+  /** Decides each answer (default 200 "ok"); gets the request and how many came before it. */
+  answer: (request: Received, index: number) => Answer;
+  /** Resolves once `count` requests have arrived (real time, bounded). */
+  waitFor(count: number, withinMs?: number): Promise<Received[]>;
+  close(): Promise<void>;
+}
+
+export async function startReceiver(port = 0): Promise<Receiver> {
+  const held: ServerResponse[] = [];
+  const receiver: Receiver = {
+    url: '',
+    port: 0,
+    received: [],
+    answer: () => ({ status: 200, body: 'ok' }),
+    async waitFor(count, withinMs = 15_000) {
+      const deadline = Date.now() + withinMs;
+      while (receiver.received.length < count) {
+        if (Date.now() > deadline) throw new Error(`the receiver got ${receiver.received.length} of ${count} requests within ${withinMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return receiver.received;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const response of held) response.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+  const server: Server = createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const received: Received = {
+        id: String(request.headers['webhook-id'] ?? ''),
+        timestamp: Number(request.headers['webhook-timestamp'] ?? 0),
+        signatures: String(request.headers['webhook-signature'] ?? '').split(' ').filter(Boolean),
+        raw,
+        body: JSON.parse(raw || '{}'),
+        headers: request.headers,
+        path: request.url ?? '/',
+      };
+      const index = receiver.received.length;
+      receiver.received.push(received);
+      const answer = receiver.answer(received, index);
+      if (answer === 'hold') {
+        held.push(response);
+        return;
+      }
+      response.writeHead(answer.status, { 'content-type': 'text/plain', ...answer.headers });
+      response.end(answer.body ?? '');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  receiver.port = (server.address() as AddressInfo).port;
+  receiver.url = `http://127.0.0.1:${receiver.port}/hooks`;
+  return receiver;
+}
+
+/** The signature the `standardwebhooks` library makes for this request with this secret. */
+export function librarySignature(secret: string, request: Received): string {
+  return new Webhook(secret).sign(request.id, new Date(request.timestamp * 1000), request.raw);
+}
+
+/** Whether a request carries a valid signature by this secret (the library's own signing, compared). */
+export function signedBy(secret: string, request: Received): boolean {
+  return request.signatures.includes(librarySignature(secret, request));
+}
+
+/** The library's full check (signature and a 5-minute window around the real clock). */
+export function libraryVerifies(secret: string, request: Received): boolean {
+  try {
+    new Webhook(secret).verify(request.raw, { 'webhook-id': request.id, 'webhook-timestamp': String(request.timestamp), 'webhook-signature': request.signatures.join(' ') });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export interface Endpoint {
+  id: string;
+  secret: string;
+  url: string;
+}
+
+/** Registers an endpoint through the console; answers it with its one-time secret. */
+export async function addEndpoint(client: TestClient, apiId: string, url: string, extra: Record<string, unknown> = {}): Promise<Endpoint> {
+  const answer = await client.post(`/apis/${apiId}/webhooks`, { url, ...extra });
+  assert.equal(answer.status, 200, answer.text);
+  assert.match(answer.body.secret, /^whsec_[A-Za-z0-9+/]{43}=$/);
+  return { id: answer.body.id, secret: answer.body.secret, url };
+}
+
+/** Every event of an API through the catch-up listing, oldest first (all pages). */
+export async function listEvents(api: ApiFixture, query = ''): Promise<{ id: string; type: string; timestamp: string; data: any }[]> {
+  const events: { id: string; type: string; timestamp: string; data: any }[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const page = await api.owner.client.get(`/apis/${api.apiId}/events?limit=200${query}${after ? `&after=${after}` : ''}`);
+    assert.equal(page.status, 200, page.text);
+    events.push(...page.body.events);
+    if (!page.body.has_more) return events;
+    after = events.at(-1)!.id;
+  }
+}
