@@ -131,3 +131,15 @@ export async function listEvents(api: ApiFixture, query = ''): Promise<{ id: str
     after = events.at(-1)!.id;
   }
 }
+
+/** The event types test/webhooks/event-causes.test.ts raises by their causes. */
+export const CAUSES_OUTSIDE_PAYMENTS = [
+  'customer.created', 'customer.updated', 'customer.status_changed', 'customer.deleted', 'customer.balance_low', 'customer.balance_depleted', 'customer.balance_recovered',
+  'credit.added', 'usage.threshold_reached', 'key.created', 'key.revoked', 'sdk.connected', 'sdk.disconnected', 'platform.allowance_threshold',
+] as const;
+
+/** The event types test/webhooks/event-causes-payments.test.ts raises by their causes. */
+export const CAUSES_OF_PAYMENTS = [
+  'credit.added', 'payment.succeeded', 'payment.failed', 'auto_recharge.failed',
+  'subscription.created', 'subscription.plan_changed', 'subscription.renewed', 'subscription.past_due', 'subscription.canceled',
+] as const;

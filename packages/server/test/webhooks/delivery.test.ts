@@ -149,7 +149,8 @@ test('retries run out after 8 attempts (owners and admins mailed once), and 5 da
   endpointNow = (await api.owner.client.get(`/apis/${api.apiId}/webhooks/${endpoint.id}`)).body;
   assert.equal(endpointNow.enabled, false);
   assert.equal(endpointNow.disabled_reason, 'failing');
-  await t.mail.waitFor(api.owner.email, /A webhook endpoint of Hooked API was disabled/);
+  const disabledMail = await t.mail.waitFor(api.owner.email, /A webhook endpoint of Hooked API was disabled/);
+  assert.equal(disabledMail.text.match(/https?:\/\/\S+/g)!.at(-1), link);
   const mails = t.mail.take(api.owner.email);
   assert.equal(mails.filter((m) => /are failing/.test(m.subject)).length, 1, 'one mail when retries first ran out');
   assert.equal(mails.filter((m) => /was disabled/.test(m.subject)).length, 1);
