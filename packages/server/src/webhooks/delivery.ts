@@ -23,9 +23,11 @@ export const RETRY_DELAYS_MS = [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 /** An endpoint whose deliveries have all failed this long is disabled. */
 export const DISABLE_AFTER_MS = 5 * DAY;
-// A claimed delivery is not due again for this long: past an attempt's bound, so only a node that
-// died mid-attempt lets another node take it over.
-const LEASE_MS = ATTEMPT_TIMEOUT_MS + 45 * SECOND;
+/**
+ * A claimed delivery is not due again for this long: an attempt's bound and a few seconds to
+ * record it, so only a node that died mid-attempt lets another node take it over, soon after.
+ */
+export const LEASE_MS = ATTEMPT_TIMEOUT_MS + 5 * SECOND;
 const BATCH = 50;
 const PARALLEL = 16;
 const SWEEP_MS = SECOND;

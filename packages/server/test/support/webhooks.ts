@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import type { TestClient } from './client.js';
+import type { TestApp } from './harness.js';
 import type { ApiFixture } from './money.js';
 
 export interface Received {
@@ -120,8 +121,8 @@ export async function addEndpoint(client: TestClient, apiId: string, url: string
 }
 
 /** Every event of an API through the catch-up listing, oldest first (all pages). */
-export async function listEvents(api: ApiFixture, query = ''): Promise<{ id: string; type: string; timestamp: string; data: any }[]> {
-  const events: { id: string; type: string; timestamp: string; data: any }[] = [];
+export async function listEvents(api: Pick<ApiFixture, 'owner' | 'apiId'>, query = ''): Promise<ListedEvent[]> {
+  const events: ListedEvent[] = [];
   let after: string | undefined;
   for (;;) {
     const page = await api.owner.client.get(`/apis/${api.apiId}/events?limit=200${query}${after ? `&after=${after}` : ''}`);
@@ -132,14 +133,48 @@ export async function listEvents(api: ApiFixture, query = ''): Promise<{ id: str
   }
 }
 
-/** The event types test/webhooks/event-causes.test.ts raises by their causes. */
-export const CAUSES_OUTSIDE_PAYMENTS = [
-  'customer.created', 'customer.updated', 'customer.status_changed', 'customer.deleted', 'customer.balance_low', 'customer.balance_depleted', 'customer.balance_recovered',
-  'credit.added', 'usage.threshold_reached', 'key.created', 'key.revoked', 'sdk.connected', 'sdk.disconnected', 'platform.allowance_threshold',
-] as const;
+export interface ListedEvent {
+  id: string;
+  type: string;
+  timestamp: string;
+  data: any;
+}
 
-/** The event types test/webhooks/event-causes-payments.test.ts raises by their causes. */
-export const CAUSES_OF_PAYMENTS = [
-  'credit.added', 'payment.succeeded', 'payment.failed', 'auto_recharge.failed',
-  'subscription.created', 'subscription.plan_changed', 'subscription.renewed', 'subscription.past_due', 'subscription.canceled',
-] as const;
+/**
+ * Records which events causes raise: `raisedBy(cause)` answers the events listed after the cause
+ * that were not listed before it (by id: the listing keeps 30 days, and a cause may move the
+ * clock), in order, and keeps their types in `seen`.
+ */
+export function eventRecorder(read: () => Promise<ListedEvent[]>, belongs: (event: ListedEvent) => boolean = () => true) {
+  const seen = new Set<string>();
+  return {
+    seen,
+    async raisedBy(cause: () => Promise<unknown>): Promise<ListedEvent[]> {
+      const before = new Set((await read()).map((e) => e.id));
+      await cause();
+      const raised = (await read()).filter((e) => !before.has(e.id) && belongs(e));
+      for (const event of raised) seen.add(event.type);
+      return raised;
+    },
+  };
+}
+
+/** Delivers everything due (several rounds) and checks each listed event reached the receiver, signed. */
+export async function assertAllDelivered(t: TestApp, receiver: Receiver, endpoint: Endpoint, events: ListedEvent[]): Promise<void> {
+  for (let round = 0; round < 20 && (await t.services.webhookDelivery.deliverDue()).attempted > 0; round++);
+  const received = new Map(receiver.received.map((r) => [r.id, r]));
+  for (const event of events) {
+    const request = received.get(event.id);
+    assert.ok(request, `${event.type} ${event.id} was delivered`);
+    assert.ok(signedBy(endpoint.secret, request), `${event.type} is signed`);
+    assert.deepEqual(request.body, { type: event.type, timestamp: event.timestamp, data: event.data });
+  }
+}
+
+/** The event types each test/webhooks/event-causes-*.test.ts file raises by their causes. */
+export const CAUSES = {
+  customers: ['customer.created', 'customer.updated', 'customer.status_changed', 'customer.deleted', 'customer.balance_low', 'customer.balance_depleted', 'customer.balance_recovered', 'credit.added', 'usage.threshold_reached'],
+  keysAndApi: ['key.created', 'key.revoked', 'sdk.connected', 'sdk.disconnected', 'platform.allowance_threshold'],
+  payments: ['credit.added', 'payment.succeeded', 'payment.failed', 'auto_recharge.failed'],
+  subscriptions: ['credit.added', 'payment.succeeded', 'payment.failed', 'subscription.created', 'subscription.plan_changed', 'subscription.renewed', 'subscription.past_due', 'subscription.canceled'],
+} as const;
