@@ -18,13 +18,16 @@ let prodApi: ApiFixture;
 let devApi: ApiFixture;
 
 before(async () => {
-  [production, development] = await Promise.all([startTestApp({ NODE_ENV: 'production' }), startTestApp()]);
-  [prodApi, devApi] = await Promise.all([createApi(production, { name: 'Production API' }), createApi(development, { name: 'Development API' })]);
+  production = await startTestApp({ NODE_ENV: 'production' });
+  development = await startTestApp();
+  prodApi = await createApi(production, { name: 'Production API' });
+  devApi = await createApi(development, { name: 'Development API' });
   receiver = await startReceiver();
 });
 after(async () => {
-  await receiver.close();
-  await Promise.all([production.close(), development.close()]);
+  await receiver?.close();
+  await production?.close();
+  await development?.close();
 });
 
 const PRIVATE = [
