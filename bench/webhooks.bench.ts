@@ -3,20 +3,31 @@
 // Standard Webhooks library, POST through the outbound guard, record the outcome). Baselines of
 // the same run: the same signed POSTs sent by undici alone, one connection per request as the
 // loop makes them, and over a keep-alive pool.
+//
+// Then what events cost usage ingestion: reports of 1,000 items over 1,000 customers whose
+// balances cross no line (the common case: the crossing checks ride in the report's statements),
+// against the same reports where every customer's balance falls below its low-balance line (a
+// customer.balance_low event each, written in the report's transaction). bench/sdk-sync.bench.ts
+// measures ingestion before and after at 100,000 customers.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
 import { Webhook } from 'standardwebhooks';
+import { randomUUID } from 'node:crypto';
 import { raiseEvents } from '../packages/server/src/webhooks/outbox.js';
-import { benchServices, fmt } from './support.js';
+import { benchServices, fmt, summarize } from './support.js';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 2_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PARALLEL = 16;
 
+const CUSTOMERS = 1_000;
+const REPORTS = Number(process.env.BENCH_REPORTS ?? 10);
+
 const bench = await benchServices({ UNSAFE_OUTBOUND_PRIVATE: 'true' });
-const { services } = bench;
+const { services, admin, schema } = bench;
+const sqlIn = (text: string, values: unknown[] = []) => admin.query(`set search_path to ${schema}`).then(() => admin.query(text, values));
 let received = 0;
 const receiver = createServer((req, res) => {
   req.resume();
@@ -98,6 +109,48 @@ try {
   console.log(`  baseline, undici, a connection per POST:   ${fmt(baseline, 0)} POSTs/s   rounds: ${fresh.map((v) => fmt(v, 0)).join(', ')}`);
   console.log(`  baseline, undici, keep-alive pool:         ${fmt(keepAlive, 0)} POSTs/s   rounds: ${pooled.map((v) => fmt(v, 0)).join(', ')}`);
   console.log(`  ratio loop / connection per POST: ${fmt(ours / baseline, 2)}x   loop / keep-alive: ${fmt(ours / keepAlive, 2)}x`);
+
+  // ---- Ingestion with and without balance crossings (the endpoint above listens to every type).
+  const now = new Date();
+  await sqlIn(
+    `insert into customers (id, api_id, name, email, status, created_at, updated_at, balance_micro, balance_seq)
+     select 'cus_w' || g, $1, 'Customer ' || g, 'w' || g || '@bench.test', 'active', $2, $2, 1000000000, 5 from generate_series(1, $3) g`,
+    [apiId, now, CUSTOMERS],
+  );
+  await sqlIn(
+    `insert into usage_policies (id, api_id, customer_id, price_per_request_micro, rps, monthly_quota, billing_model, source, billable_status_codes, created_at)
+     select gen_random_uuid(), $1, id, 1000, 10, null, 'payg', 'payg', '{200,201,202,204}', $2 from customers where api_id = $1`,
+    [apiId, now],
+  );
+  await sqlIn(`update customers c set usage_policy_id = u.id from usage_policies u where u.customer_id = c.id and c.api_id = $1`, [apiId]);
+  await sqlIn(`insert into customer_keys (id, api_id, customer_id, name, prefix, key_hash, created_at) select gen_random_uuid(), $1, c.id, 'key', 'bench_', encode(sha256(c.id::bytea), 'hex'), $2 from customers c where c.api_id = $1`, [apiId, now]);
+  await sqlIn('analyze');
+  const keys = (await sqlIn(`select k.id, c.usage_policy_id from customer_keys k join customers c on c.id = k.customer_id where k.api_id = $1 order by k.id`, [apiId])).rows as { id: string; usage_policy_id: string }[];
+  const hour = now.toISOString().slice(0, 13) + ':00:00Z';
+  const eventsOf = async () => Number((await sqlIn(`select count(*) from webhook_events where api_id = $1 and type = 'customer.balance_low'`, [apiId])).rows[0].count);
+  async function ingestRun(crossing: boolean) {
+    const times: number[] = [];
+    const eventsBefore = await eventsOf();
+    for (let r = 0; r < REPORTS + 2; r++) {
+      // Not timed: every balance set just above the line (1.00) or far above it.
+      await sqlIn(`update customers set balance_micro = $2 where api_id = $1`, [apiId, crossing ? 1_000_500 : 1_000_000_000]);
+      const items = keys.map((key) => ({ idempotency_key: randomUUID(), api_key_id: key.id, usage_policy_id: key.usage_policy_id, status_code: 200, count: 1, period_start: hour }));
+      const t0 = performance.now();
+      const results = await services.usage.ingest(apiId, items);
+      if (r >= 2) times.push(performance.now() - t0);
+      if (results.some((x) => x.status !== 'accepted')) throw new Error('an item was not accepted');
+    }
+    return { p50: summarize(times).p50, events: (await eventsOf()) - eventsBefore };
+  }
+  const quiet = await ingestRun(false);
+  const crossing = await ingestRun(true);
+  const quiet2 = await ingestRun(false);
+  const crossing2 = await ingestRun(true);
+  const [q50, c50] = [Math.min(quiet.p50, quiet2.p50), Math.min(crossing.p50, crossing2.p50)];
+  console.log(`\nusage ingestion with an endpoint listening: ${REPORTS} reports of ${CUSTOMERS} items over ${CUSTOMERS} customers, two runs each`);
+  console.log(`  no balance crosses a line:            p50 ${fmt(quiet.p50)} / ${fmt(quiet2.p50)} ms per report, ${quiet.events + quiet2.events} events`);
+  console.log(`  every customer falls below its line:  p50 ${fmt(crossing.p50)} / ${fmt(crossing2.p50)} ms per report, ${crossing.events + crossing2.events} customer.balance_low events`);
+  console.log(`  ratio crossing / quiet (best p50 of each): ${fmt(c50 / q50, 2)}x`);
 } finally {
   receiver.close();
   await bench.close();

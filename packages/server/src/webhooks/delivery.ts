@@ -105,11 +105,15 @@ export class WebhookDelivery {
       const leaseUntil = addMs(now, LEASE_MS);
       const ids = await q.claimDue(this.db, now, leaseUntil, BATCH);
       const claimed = await q.deliveriesToAttempt(this.db, ids);
-      for (let i = 0; i < claimed.length; i += PARALLEL) {
-        const outcomes = await Promise.all(claimed.slice(i, i + PARALLEL).map((delivery) => this.#attempt(delivery, leaseUntil)));
-        totals.attempted += outcomes.length;
-        totals.succeeded += outcomes.filter(Boolean).length;
-      }
+      // PARALLEL attempts at a time, each starting as soon as one ends (a slow receiver holds one slot).
+      let next = 0;
+      await Promise.all(Array.from({ length: Math.min(PARALLEL, claimed.length) }, async () => {
+        while (next < claimed.length) {
+          const succeeded = await this.#attempt(claimed[next++]!, leaseUntil);
+          totals.attempted++;
+          if (succeeded) totals.succeeded++;
+        }
+      }));
       if (ids.length < BATCH) return totals;
     }
   }
@@ -138,31 +142,34 @@ export class WebhookDelivery {
       result = { ok: false, reason: 'the request could not be made' };
       this.onError(error);
     }
-    const succeeded = result.ok && result.status >= 200 && result.status < 300;
-    const mailed = await this.db.transaction().execute((trx) => this.#record(trx, delivery, leaseUntil, at, result, succeeded));
+    // A success is one statement (the delivery, and the end of a failing streak if one ran).
+    if (result.ok && result.status >= 200 && result.status < 300) {
+      await q.recordSuccess(this.db, delivery.id, leaseUntil, { attempts: delivery.attempts + 1, at, statusCode: result.status, excerpt: result.excerpt });
+      return true;
+    }
+    const mailed = await this.db.transaction().execute((trx) => this.#recordFailure(trx, delivery, leaseUntil, at, result));
     if (mailed) this.outbox.kick();
-    return succeeded;
+    return false;
   }
 
-  /** Records an attempt; true when it queued mail to the workspace's owners and admins. */
-  async #record(trx: Trx, delivery: Claimed, leaseUntil: Date, at: Date, result: SafePostResult, succeeded: boolean): Promise<boolean> {
+  /**
+   * Records a failed attempt and its retry (or that none is left), and what it means for the
+   * endpoint; true when it queued mail to the workspace's owners and admins.
+   */
+  async #recordFailure(trx: Trx, delivery: Claimed, leaseUntil: Date, at: Date, result: SafePostResult): Promise<boolean> {
     const attempts = delivery.attempts + 1;
-    const exhausted = !succeeded && attempts >= MAX_ATTEMPTS;
+    const exhausted = attempts >= MAX_ATTEMPTS;
     const recorded = await q.recordAttempt(trx, delivery.id, leaseUntil, {
-      status: succeeded ? 'succeeded' : exhausted ? 'failed' : 'pending',
+      status: exhausted ? 'failed' : 'pending',
       attempts,
-      next_attempt_at: succeeded || exhausted ? null : addMs(at, RETRY_DELAYS_MS[attempts - 1]!),
+      next_attempt_at: exhausted ? null : addMs(at, RETRY_DELAYS_MS[attempts - 1]!),
       last_attempt_at: at,
       last_status_code: result.ok ? result.status : null,
       last_response: result.ok ? result.excerpt : null,
-      last_error: result.ok ? (succeeded ? null : result.status >= 300 && result.status < 400 ? `redirect (${result.status}) not followed` : `answered ${result.status}`) : result.reason,
+      last_error: result.ok ? (result.status >= 300 && result.status < 400 ? `redirect (${result.status}) not followed` : `answered ${result.status}`) : result.reason,
     });
-    // The lease ran out and another node took the delivery over: its outcome is the one kept.
+    // The claim ran out and another node took the delivery over: its outcome is the one kept.
     if (!recorded) return false;
-    if (succeeded) {
-      await q.markEndpointHealthy(trx, delivery.endpoint_id);
-      return false;
-    }
     const endpoint = await q.markEndpointFailing(trx, delivery.endpoint_id, at);
     if (!endpoint) return false;
     const mailAll = async (compose: (to: string, apiName: string, deliveriesUrl: string) => ReturnType<typeof mails.endpointDisabled>) => {

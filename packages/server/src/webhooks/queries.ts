@@ -169,6 +169,21 @@ export async function recordAttempt(trx: Trx, id: string, leaseUntil: Date, chan
   return row !== undefined;
 }
 
+/**
+ * Records a successful attempt, if the claim is still this node's, and ends the endpoint's failing
+ * streak if one ran: one statement, atomic on its own.
+ */
+export async function recordSuccess(db: Db, id: string, leaseUntil: Date, outcome: { attempts: number; at: Date; statusCode: number; excerpt: string }) {
+  await sql`with done as (
+      update webhook_deliveries set status = 'succeeded', attempts = ${outcome.attempts}, next_attempt_at = null, last_attempt_at = ${outcome.at}::timestamptz,
+        last_status_code = ${outcome.statusCode}, last_response = ${outcome.excerpt}, last_error = null
+      where id = ${id} and status = 'pending' and next_attempt_at = ${leaseUntil}::timestamptz
+      returning endpoint_id
+    )
+    update webhook_endpoints e set failing_since = null, exhausted_mailed_at = null
+    from done where e.id = done.endpoint_id and e.failing_since is not null`.execute(db);
+}
+
 /** One page of an endpoint's deliveries, newest first, with their events' types. */
 export function deliveriesPage(db: Db, apiId: string, endpointId: string, options: { before: { at: Date; id: string } | null; limit: number }) {
   let query = db
@@ -198,11 +213,6 @@ export function findDelivery(db: Executor, apiId: string, endpointId: string, de
 }
 
 // ---- An endpoint's health (delivery.ts) ----
-
-/** A success ends a failing streak. */
-export async function markEndpointHealthy(trx: Trx, endpointId: string) {
-  await trx.updateTable('webhook_endpoints').set({ failing_since: null, exhausted_mailed_at: null }).where('id', '=', endpointId).where('failing_since', 'is not', null).execute();
-}
 
 /** A failure starts a failing streak unless one runs; answers the endpoint as it is now, locked. */
 export async function markEndpointFailing(trx: Trx, endpointId: string, at: Date) {
