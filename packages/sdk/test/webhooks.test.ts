@@ -124,8 +124,13 @@ test('"Receiving events (webhooks)": the README receiver verifies a real deliver
 
   const customer = await createCustomer(t, api, 'Heard Co');
   assert.deepEqual(await t.services.webhookDelivery.deliverDue(), { attempted: 1, succeeded: 1 });
-  const [event] = (await api.owner.client.get(`/apis/${api.apiId}/events?type=customer.created`)).body.events;
-  assert.equal(stdout.trim(), `customer.created ${event.id} ${customer.id}`);
+  // The listing shows an event once every older transaction on the database server has ended.
+  let event: { id: string } | undefined;
+  for (let tries = 0; !event && tries < 100; tries++) {
+    event = (await api.owner.client.get(`/apis/${api.apiId}/events?type=customer.created`)).body.events[0];
+    if (!event) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.equal(stdout.trim(), `customer.created ${event!.id} ${customer.id}`);
 
   const forged = await fetch(`http://127.0.0.1:${port}/webhooks/gatehouse`, { method: 'POST', headers: { 'content-type': 'application/json', ...signed(body, new Date(), 'evt_forged', [other]) }, body });
   assert.equal(forged.status, 400);

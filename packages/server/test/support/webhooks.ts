@@ -120,17 +120,32 @@ export async function addEndpoint(client: TestClient, apiId: string, url: string
   return { id: answer.body.id, secret: answer.body.secret, url };
 }
 
-/** Every event of an API through the catch-up listing, oldest first (all pages). */
-export async function listEvents(api: Pick<ApiFixture, 'owner' | 'apiId'>, query = ''): Promise<ListedEvent[]> {
-  const events: ListedEvent[] = [];
-  let after: string | undefined;
+/**
+ * Every event of an API through the catch-up listing, oldest first (all pages). The listing shows
+ * an event once every transaction older than it has ended, anywhere on the database server (other
+ * tests' included): with `atLeast`, it is read again (up to 10 s) until it holds that many.
+ */
+export async function listEvents(api: Pick<ApiFixture, 'owner' | 'apiId'>, query = '', atLeast = 0): Promise<ListedEvent[]> {
+  const deadline = Date.now() + 10_000;
   for (;;) {
-    const page = await api.owner.client.get(`/apis/${api.apiId}/events?limit=200${query}${after ? `&after=${after}` : ''}`);
-    assert.equal(page.status, 200, page.text);
-    events.push(...page.body.events);
-    if (!page.body.has_more) return events;
-    after = events.at(-1)!.id;
+    const events: ListedEvent[] = [];
+    let after: string | undefined;
+    for (;;) {
+      const page = await api.owner.client.get(`/apis/${api.apiId}/events?limit=200${query}${after ? `&after=${after}` : ''}`);
+      assert.equal(page.status, 200, page.text);
+      events.push(...page.body.events);
+      if (!page.body.has_more) break;
+      after = events.at(-1)!.id;
+    }
+    if (events.length >= atLeast || Date.now() > deadline) return events;
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** The API's events as stored, committed ones at once, in the listing's order (tests of causes). */
+export async function storedEvents(t: TestApp, apiId: string): Promise<ListedEvent[]> {
+  const rows = await t.services.db.selectFrom('webhook_events').select(['id', 'payload']).where('api_id', '=', apiId).where('endpoint_id', 'is', null).orderBy('xid').orderBy('seq').execute();
+  return rows.map((row) => ({ id: row.id, ...(JSON.parse(row.payload) as { type: string; timestamp: string; data: any }) }));
 }
 
 export interface ListedEvent {

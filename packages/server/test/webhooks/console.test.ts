@@ -34,7 +34,7 @@ test('no endpoint, no events: events are kept once the API has an endpoint', asy
   assert.deepEqual(await listEvents(api), []);
   const endpoint = await addEndpoint(api.owner.client, api.apiId, receiver.url);
   const customer = await createCustomer(t, api, 'After One');
-  const events = await listEvents(api);
+  const events = await listEvents(api, '', 2);
   assert.deepEqual(events.map((e) => e.type), ['customer.created', 'credit.added']);
   assert.equal(events[0]!.data.object.id, customer.id);
   assert.equal(events[1]!.data.object.kind, 'welcome');
@@ -202,7 +202,7 @@ test('an event committed after a later one is never skipped by a cursor (Postgre
   assert.deepEqual(await listEvents(fresh), []);
   release();
   await slow;
-  const listed = await listEvents(fresh);
+  const listed = await listEvents(fresh, '', 2);
   assert.deepEqual(listed.map((e) => [e.type, e.data.object.customer_id ?? e.data.object.id]), [['customer.updated', 'cus_slow'], ['credit.added', customer.id]]);
   await api.owner.client.delete(`/apis/${fresh.apiId}/webhooks/${endpoint.id}`);
 });
@@ -211,7 +211,7 @@ test('GET /apis/{api}/events pages oldest first after an event id, filters by ty
   const fresh = await createApi(t, { name: 'Events Listing' }, api.owner);
   const endpoint = await addEndpoint(api.owner.client, fresh.apiId, receiver.url);
   for (let i = 0; i < 5; i++) await createCustomer(t, fresh, `Listed ${i}`);
-  const all = await listEvents(fresh);
+  const all = await listEvents(fresh, '', 10);
   assert.equal(all.length, 10);
   const page1 = await api.owner.client.get(`/apis/${fresh.apiId}/events?limit=3`);
   assert.equal(page1.body.has_more, true);

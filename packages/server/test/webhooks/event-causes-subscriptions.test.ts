@@ -9,7 +9,7 @@ import { startIssuer, type IssuerFixture } from '../support/issuer.js';
 import { expectPage } from '../support/pages.js';
 import { checkoutUrlOf, clickDevCheckout, connectDevPayments, customerOwner, ownerKeyClient, signInAgain } from '../support/portal-payments.js';
 import type { TenantBrowser } from '../support/tenant-client.js';
-import { addEndpoint, assertAllDelivered, CAUSES, eventRecorder, listEvents, startReceiver, type Endpoint, type Receiver } from '../support/webhooks.js';
+import { addEndpoint, assertAllDelivered, CAUSES, eventRecorder, startReceiver, storedEvents, type Endpoint, type Receiver } from '../support/webhooks.js';
 
 let f: IssuerFixture;
 // The clock moves by months: the owner reads through a workspace key, which does not expire.
@@ -37,8 +37,7 @@ after(async () => {
   await f.t.close();
 });
 
-const fixture = () => ({ owner: { ...f.owner, client: owner }, apiId: f.apiId, slug: f.slug, secret: '', sdk: owner });
-const recorder = eventRecorder(() => listEvents(fixture()));
+const recorder = eventRecorder(() => storedEvents(f.t, f.apiId));
 /** The events about one customer that `cause` raised, in order. */
 const raisedBy = async (customerId: string, cause: () => Promise<unknown>) =>
   (await recorder.raisedBy(cause)).filter((e) => (e.data.object.customer_id ?? e.data.object.id) === customerId);
@@ -97,5 +96,5 @@ test('a renewal the card declines: subscription.past_due and payment.failed', as
 
 test('these causes raised their events, and each reached the receiver, signed, under its event id', async () => {
   assert.deepEqual([...recorder.seen].sort(), [...new Set(CAUSES.subscriptions)].sort());
-  await assertAllDelivered(f.t, receiver, endpoint, await listEvents(fixture()));
+  await assertAllDelivered(f.t, receiver, endpoint, await storedEvents(f.t, f.apiId));
 });
