@@ -9,14 +9,14 @@ import { migrate } from '../packages/server/src/platform/db/migrate.js';
 export const benchDatabaseUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /** A fresh schema on the bench PostgreSQL, migrated, with the app's services on it. */
-export async function benchServices() {
+export async function benchServices(env: Record<string, string> = {}) {
   const schema = `bench_${randomBytes(5).toString('hex')}`;
   const admin = new pg.Client({ connectionString: benchDatabaseUrl });
   await admin.connect();
   await admin.query(`create schema ${schema}`);
   const database = await openDatabase({ url: benchDatabaseUrl, schema, poolSize: 10 });
   await migrate(database.db);
-  const config = loadConfig({ SECRET_KEY: randomBytes(32).toString('base64'), DATA_DIR: '.bench-data', LOG_LEVEL: 'silent' });
+  const config = loadConfig({ SECRET_KEY: randomBytes(32).toString('base64'), DATA_DIR: '.bench-data', LOG_LEVEL: 'silent', ...env });
   const services = buildServices({ config, database, clock: systemClock, redis: null }, () => {}, (error) => console.error(error));
   return {
     services,

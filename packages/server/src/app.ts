@@ -93,6 +93,10 @@ import { domainChecksJob } from './jobs/domain-checks.js';
 import { KeyIntrospector } from './end-user-keys/introspection.js';
 import { endUserKeyReminderJob, endUserKeyRetentionJob } from './jobs/end-user-keys.js';
 import { ChangeFeed } from './platform/db/change-feed.js';
+import { WebhookDelivery } from './webhooks/delivery.js';
+import { webhookEndpointRoutes } from './webhooks/routes.js';
+import { WebhookService } from './webhooks/service.js';
+import { allowanceThresholdJob, sdkDisconnectJob, webhookEventRetentionJob } from './jobs/webhooks.js';
 import { CachedReads } from './issuer/cached-reads.js';
 import { webAppRoutes } from './console/web-app/routes.js';
 
@@ -197,6 +201,9 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   const usage = new UsageService(db, clock, apis, ledger);
   const endUserKeys = new EndUserKeys(db, clock, audit, outbox, platformPlans);
   const keyIntrospector = new KeyIntrospector(db, clock, platformPlans);
+  // Events to owners (issue 24): the console's endpoints and events, and the delivery loop.
+  const webhooks = new WebhookService(db, clock, box, audit, apis, { allowPrivateAddresses: config.outboundAllowPrivate });
+  const webhookDelivery = new WebhookDelivery(db, clock, box, outbox, apis, workspaces, { baseUrl: config.baseUrl, allowPrivateAddresses: config.outboundAllowPrivate }, onError);
   // One job per line: every capability adds its own.
   const jobs = [
     receiptRetentionJob(clock),
@@ -211,13 +218,16 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
     domainChecksJob(domains),
     endUserKeyRetentionJob(clock),
     endUserKeyReminderJob(clock, outbox, (slug) => apis.portalUrl(slug)),
+    webhookEventRetentionJob(clock),
+    sdkDisconnectJob(apis),
+    allowanceThresholdJob(apis),
   ];
   const scheduler = new Scheduler(db, jobs, (job, error) => onError(new Error(`job ${job} failed: ${String(error)}`)));
   return {
     config, clock, db, database: deps.database, devOutbox, metrics, box, rateLimits, outbox, audit, accounts, workspaces, auth,
     platformPlans, apis, domains, ledger, customers, customerInvitations, customerMembers, customerPortalView, plans, stats, snapshots, usage, scheduler, signingKeys, registry, people,
     personSessions, personAccounts, tokens, authorization, tokenBuckets, logos, payments, devProvider, metadataDocuments, clients, registration, endUserKeys, keyIntrospector,
-    changes, issuerReads,
+    changes, issuerReads, webhooks, webhookDelivery,
   };
 }
 
@@ -322,6 +332,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       await api.register(paymentRoutes(services.payments));
       await api.register(domainRoutes(services.domains));
       await api.register(signinSettingsRoutes(services.registry, services.people));
+      await api.register(webhookEndpointRoutes(services.webhooks));
       api.get('/openapi.json', { ...publicRoute, schema: { hide: true } }, async () => app.swagger());
     }, { prefix: '/api' });
     await consoleApp.register(async (sdk) => {

@@ -28,6 +28,7 @@ async function serve(config: Config) {
   const { app, services } = await buildApp({ config, database, clock: systemClock, redis });
   services.outbox.start();
   services.scheduler.start();
+  services.webhookDelivery.start(services.changes);
   await app.listen({ port: config.port, host: config.host }).catch(async (error: NodeJS.ErrnoException) => {
     // Hosts without IPv6 cannot bind '::'; fall back to every IPv4 address.
     if (config.host === '::' && (error.code === 'EAFNOSUPPORT' || error.code === 'EADDRNOTAVAIL')) {
@@ -46,6 +47,7 @@ async function serve(config: Config) {
     // app.close stops accepting, lets running requests finish, then closes idle connections.
     await app.close();
     await services.scheduler.stop();
+    await services.webhookDelivery.stop();
     await services.outbox.stop();
     redis?.disconnect();
     await database.close();

@@ -2445,6 +2445,111 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/apis/{api}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The API's events of the last 30 days, oldest first
+         * @description A receiver that was down catches up by asking with after = the last event id it holds, until has_more is false.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description an event id: the page starts after it */
+                    after?: string;
+                    limit?: number;
+                    /** @description an event type (issue 24 item 4) */
+                    type?: "customer.created" | "customer.updated" | "customer.status_changed" | "customer.deleted" | "customer.balance_low" | "customer.balance_depleted" | "customer.balance_recovered" | "credit.added" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "auto_recharge.failed" | "subscription.created" | "subscription.plan_changed" | "subscription.renewed" | "subscription.past_due" | "subscription.canceled" | "usage.threshold_reached" | "key.created" | "key.revoked" | "sdk.connected" | "sdk.disconnected" | "platform.allowance_threshold";
+                };
+                header?: never;
+                path: {
+                    api: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            events: {
+                                /** @description object, and previous or reason where the event has them */
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                                id: string;
+                                /** Format: date-time */
+                                timestamp: string;
+                                type: string;
+                            }[];
+                            /** @description more events follow: ask again with after = the last id */
+                            has_more: boolean;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/apis/{api}/ledger": {
         parameters: {
             query?: never;
@@ -7111,6 +7216,1032 @@ export interface paths {
                             customer_id: string;
                             key: string;
                             key_header: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apis/{api}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The API's webhook endpoints */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    api: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            webhooks: {
+                                /** Format: date-time */
+                                created_at: string;
+                                description: string;
+                                /** Format: date-time */
+                                disabled_at?: string;
+                                /** @description failing: every delivery failed for 5 days */
+                                disabled_reason?: "manual" | "failing";
+                                enabled: boolean;
+                                event_types: string[];
+                                /**
+                                 * Format: date-time
+                                 * @description the first failed attempt since the last success
+                                 */
+                                failing_since?: string;
+                                id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description until then deliveries are signed with the previous secret too
+                                 */
+                                previous_secret_expires_at?: string;
+                                /** Format: date-time */
+                                updated_at: string;
+                                url: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        /**
+         * Add a webhook endpoint (editor); its secret is shown this once
+         * @description Events are signed by the Standard Webhooks scheme (webhook-id, webhook-timestamp, webhook-signature) with the endpoint secret, and retried at 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h until a 2xx answer.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    api: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        description?: string;
+                        /** @description the event types sent to it; empty: every type */
+                        event_types?: ("customer.created" | "customer.updated" | "customer.status_changed" | "customer.deleted" | "customer.balance_low" | "customer.balance_depleted" | "customer.balance_recovered" | "credit.added" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "auto_recharge.failed" | "subscription.created" | "subscription.plan_changed" | "subscription.renewed" | "subscription.past_due" | "subscription.canceled" | "usage.threshold_reached" | "key.created" | "key.revoked" | "sdk.connected" | "sdk.disconnected" | "platform.allowance_threshold")[];
+                        /** @description a public https address; outside production with UNSAFE_OUTBOUND_PRIVATE=true, loopback and http too */
+                        url: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            created_at: string;
+                            description: string;
+                            /** Format: date-time */
+                            disabled_at?: string;
+                            /** @description failing: every delivery failed for 5 days */
+                            disabled_reason?: "manual" | "failing";
+                            enabled: boolean;
+                            event_types: string[];
+                            /**
+                             * Format: date-time
+                             * @description the first failed attempt since the last success
+                             */
+                            failing_since?: string;
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description until then deliveries are signed with the previous secret too
+                             */
+                            previous_secret_expires_at?: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            url: string;
+                        } & {
+                            /** @description whsec_…, shown this once */
+                            secret: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apis/{api}/webhooks/{endpoint}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A webhook endpoint */
+        get: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    api: string;
+                    endpoint: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            created_at: string;
+                            description: string;
+                            /** Format: date-time */
+                            disabled_at?: string;
+                            /** @description failing: every delivery failed for 5 days */
+                            disabled_reason?: "manual" | "failing";
+                            enabled: boolean;
+                            event_types: string[];
+                            /**
+                             * Format: date-time
+                             * @description the first failed attempt since the last success
+                             */
+                            failing_since?: string;
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description until then deliveries are signed with the previous secret too
+                             */
+                            previous_secret_expires_at?: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            url: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        /** Remove a webhook endpoint and its deliveries (editor) */
+        delete: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    api: string;
+                    endpoint: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+            };
+        };
+        options?: never;
+        head?: never;
+        /** Change, disable or enable a webhook endpoint (editor) */
+        patch: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    api: string;
+                    endpoint: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        description?: string;
+                        /** @description false disables the endpoint; true enables it again, and its pending deliveries resume */
+                        enabled?: boolean;
+                        /** @description the event types sent to it; empty: every type */
+                        event_types?: ("customer.created" | "customer.updated" | "customer.status_changed" | "customer.deleted" | "customer.balance_low" | "customer.balance_depleted" | "customer.balance_recovered" | "credit.added" | "payment.succeeded" | "payment.failed" | "payment.refunded" | "auto_recharge.failed" | "subscription.created" | "subscription.plan_changed" | "subscription.renewed" | "subscription.past_due" | "subscription.canceled" | "usage.threshold_reached" | "key.created" | "key.revoked" | "sdk.connected" | "sdk.disconnected" | "platform.allowance_threshold")[];
+                        url?: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            created_at: string;
+                            description: string;
+                            /** Format: date-time */
+                            disabled_at?: string;
+                            /** @description failing: every delivery failed for 5 days */
+                            disabled_reason?: "manual" | "failing";
+                            enabled: boolean;
+                            event_types: string[];
+                            /**
+                             * Format: date-time
+                             * @description the first failed attempt since the last success
+                             */
+                            failing_since?: string;
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description until then deliveries are signed with the previous secret too
+                             */
+                            previous_secret_expires_at?: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            url: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+            };
+        };
+        trace?: never;
+    };
+    "/api/apis/{api}/webhooks/{endpoint}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The endpoint's deliveries, newest first, with a cursor */
+        get: {
+            parameters: {
+                query?: {
+                    cursor?: string;
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    api: string;
+                    endpoint: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            deliveries: {
+                                attempts: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** @description why the last attempt failed */
+                                error?: string;
+                                /** @description the webhook-id header of every attempt */
+                                event_id: string;
+                                event_type: string;
+                                id: string;
+                                /** Format: date-time */
+                                last_attempt_at?: string;
+                                /** Format: date-time */
+                                next_attempt_at?: string;
+                                /** @description the first 2 KB of the receiver's answer at the last attempt */
+                                response_excerpt?: string;
+                                status: "pending" | "succeeded" | "failed";
+                                /** @description the receiver's status code at the last attempt */
+                                status_code?: number;
+                            }[];
+                            next_cursor?: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apis/{api}/webhooks/{endpoint}/deliveries/{delivery}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a delivery's event again now, as a new delivery (editor) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    api: string;
+                    delivery: string;
+                    endpoint: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            attempts: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description why the last attempt failed */
+                            error?: string;
+                            /** @description the webhook-id header of every attempt */
+                            event_id: string;
+                            event_type: string;
+                            id: string;
+                            /** Format: date-time */
+                            last_attempt_at?: string;
+                            /** Format: date-time */
+                            next_attempt_at?: string;
+                            /** @description the first 2 KB of the receiver's answer at the last attempt */
+                            response_excerpt?: string;
+                            status: "pending" | "succeeded" | "failed";
+                            /** @description the receiver's status code at the last attempt */
+                            status_code?: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apis/{api}/webhooks/{endpoint}/replay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send every event since a time again to this endpoint (editor) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    api: string;
+                    endpoint: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: date-time
+                         * @description every event of the API since then (up to 30 days back) is sent again to this endpoint
+                         */
+                        since: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description deliveries made */
+                            deliveries: number;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apis/{api}/webhooks/{endpoint}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new secret, shown this once; the old one keeps signing for 24 hours (editor) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    api: string;
+                    endpoint: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** Format: date-time */
+                            created_at: string;
+                            description: string;
+                            /** Format: date-time */
+                            disabled_at?: string;
+                            /** @description failing: every delivery failed for 5 days */
+                            disabled_reason?: "manual" | "failing";
+                            enabled: boolean;
+                            event_types: string[];
+                            /**
+                             * Format: date-time
+                             * @description the first failed attempt since the last success
+                             */
+                            failing_since?: string;
+                            id: string;
+                            /**
+                             * Format: date-time
+                             * @description until then deliveries are signed with the previous secret too
+                             */
+                            previous_secret_expires_at?: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                            url: string;
+                        } & {
+                            /** @description whsec_…, shown this once */
+                            secret: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apis/{api}/webhooks/{endpoint}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a webhook.test event to this endpoint (editor) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    api: string;
+                    endpoint: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            attempts: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** @description why the last attempt failed */
+                            error?: string;
+                            /** @description the webhook-id header of every attempt */
+                            event_id: string;
+                            event_type: string;
+                            id: string;
+                            /** Format: date-time */
+                            last_attempt_at?: string;
+                            /** Format: date-time */
+                            next_attempt_at?: string;
+                            /** @description the first 2 KB of the receiver's answer at the last attempt */
+                            response_excerpt?: string;
+                            status: "pending" | "succeeded" | "failed";
+                            /** @description the receiver's status code at the last attempt */
+                            status_code?: number;
                         };
                     };
                 };

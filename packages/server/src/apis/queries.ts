@@ -1,4 +1,4 @@
-import type { Insertable, Updateable } from 'kysely';
+import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Db, Trx } from '../platform/db/database.js';
 import type { ApisTable } from './tables.js';
 import { changed, notifyChange } from '../platform/db/change-feed.js';
@@ -64,4 +64,51 @@ export function apisWithEndedPlatformPlans(db: Executor, now: Date) {
       ]),
     )
     .execute();
+}
+
+// ---- Events about the API itself (events.ts); none of these columns is in a cache, so no notify ----
+
+const sdkConnectionColumns = ['id', 'sdk_connected', 'sdk_agent', 'sdk_last_seen_at', 'sdk_seq'] as const;
+
+/** Marks the SDK connected unless it was; the row when this call changed it. */
+export function markSdkConnected(trx: Trx, apiId: string) {
+  return trx
+    .updateTable('apis')
+    .set({ sdk_connected: true, sdk_seq: sql`sdk_seq + 1` })
+    .where('id', '=', apiId)
+    .where('sdk_connected', '=', false)
+    .returning(sdkConnectionColumns)
+    .executeTakeFirst();
+}
+
+/** Marks disconnected every connected SDK with no snapshot since `quietSince`; the rows it changed. */
+export function markSdksDisconnected(trx: Trx, quietSince: Date) {
+  return trx
+    .updateTable('apis')
+    .set({ sdk_connected: false, sdk_seq: sql`sdk_seq + 1` })
+    .where('sdk_connected', '=', true)
+    .where((eb) => eb.or([eb('sdk_last_seen_at', 'is', null), eb('sdk_last_seen_at', '<', quietSince)]))
+    .returning(sdkConnectionColumns)
+    .execute();
+}
+
+/** APIs with usage that have not been told of 100 % of their allowance this month, in id order after `after`. */
+export function allowanceCandidates(db: Executor, month: string, after: string, limit: number) {
+  return db
+    .selectFrom('apis')
+    .select(['id', 'platform_plan', 'allowance_month', 'allowance_level'])
+    .where('first_usage_at', 'is not', null)
+    .where('id', '>', after)
+    .where((eb) => eb.or([eb('allowance_month', 'is', null), eb('allowance_month', '!=', month), eb('allowance_level', '<', 100)]))
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
+
+export function lockAllowance(trx: Trx, apiId: string) {
+  return trx.selectFrom('apis').select(['allowance_month', 'allowance_level']).where('id', '=', apiId).forUpdate().executeTakeFirst();
+}
+
+export async function setAllowanceLevel(trx: Trx, apiId: string, month: string, level: number) {
+  await trx.updateTable('apis').set({ allowance_month: month, allowance_level: level }).where('id', '=', apiId).execute();
 }

@@ -18,6 +18,7 @@ import { prefixFromSlug, slugCandidate, slugFromName, slugProblem, slugReasons }
 import type { ApisTable, PlanStatus } from './tables.js';
 import { isUniqueViolation } from '../platform/db/errors.js';
 import type { DomainOutShape } from '../domains/service.js';
+import { ApiEvents } from './events.js';
 
 export type ApiRow = Awaited<ReturnType<typeof q.findApi>> & {};
 
@@ -97,6 +98,9 @@ function checkTopUpAmounts(amounts: readonly number[], minimum: number, amountsC
 
 /** Registered APIs: settings, slug, SDK secret and status (spec 2.1). */
 export class ApiService {
+  /** Events about the API itself: its SDK's connection, its platform allowance (issue 24). */
+  readonly events: ApiEvents;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
@@ -109,7 +113,9 @@ export class ApiService {
     private readonly limitsChanged: LimitsChanged,
     private readonly payments: PaymentsView,
     private readonly domainOut: DomainView,
-  ) {}
+  ) {
+    this.events = new ApiEvents(db, clock, platformPlans, async (apiIds) => new Map([...(await summaryCounts(apiIds))].map(([id, counts]) => [id, counts.monthRequests])));
+  }
 
   /** ApiOut with the payments connection and the custom domain read. */
   async #out(api: ApiRow, role: Role) {
@@ -466,11 +472,16 @@ export class ApiService {
   async recordSdkVisit(api: ApiRow, userAgent: string): Promise<void> {
     const now = this.clock.now();
     // Written at most every 30 s per API, so a fleet of SDKs does not turn reads into writes.
-    if (api.sdk_last_seen_at && now.getTime() - api.sdk_last_seen_at.getTime() < 30_000 && api.sdk_agent === userAgent) return;
-    await q.updateApi(this.db, api.id, {
-      sdk_last_seen_at: now,
-      sdk_agent: userAgent.slice(0, 200),
-      ...(api.sdk_first_seen_at ? {} : { sdk_first_seen_at: now }),
+    if (api.sdk_connected && api.sdk_last_seen_at && now.getTime() - api.sdk_last_seen_at.getTime() < 30_000 && api.sdk_agent === userAgent) return;
+    const visit = { sdk_last_seen_at: now, sdk_agent: userAgent.slice(0, 200), ...(api.sdk_first_seen_at ? {} : { sdk_first_seen_at: now }) };
+    if (api.sdk_connected) {
+      await q.updateApi(this.db, api.id, visit);
+      return;
+    }
+    // The first snapshot since the SDK went quiet (or ever): sdk.connected, once across nodes.
+    await this.db.transaction().execute(async (trx) => {
+      await q.updateApi(trx, api.id, visit);
+      await this.events.connected(trx, api.id, now);
     });
   }
 

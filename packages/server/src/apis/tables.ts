@@ -47,6 +47,12 @@ export interface ApisTable {
   sdk_last_seen_at: Date | null;
   sdk_agent: string | null;
   snapshot_stamped_at: Date | null;
+  /** The SDK's connection as events report it (no snapshot for 10 minutes: disconnected), and its changes. */
+  sdk_connected: Generated<boolean>;
+  sdk_seq: Generated<number>;
+  /** The highest share of the platform allowance (80, 100) events told of, and in which month. */
+  allowance_month: Generated<string | null>;
+  allowance_level: Generated<number>;
   created_at: Date;
   updated_at: Date;
 }

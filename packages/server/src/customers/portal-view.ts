@@ -6,6 +6,7 @@ import type { ApiRow } from '../apis/service.js';
 import type { Actor } from '../audit/service.js';
 import type { AuditService } from '../audit/service.js';
 import { customerRoleMay, type MemberActor } from './members.js';
+import { raiseKeyEvents } from './events.js';
 import * as q from './queries.js';
 import type { CustomerService } from './service.js';
 
@@ -143,6 +144,7 @@ export class CustomerPortalView {
     return this.db.transaction().execute(async (trx) => {
       const row = await q.revokeKey(trx, actor.apiId, actor.customerId, keyId, this.clock.now());
       if (!row) return fail<{ name: string }>('not_found');
+      await raiseKeyEvents(trx, actor.apiId, this.clock.now(), 'key.revoked', [row]);
       await this.audit.record(trx, personActor(actor), {
         workspaceId: api.workspace_id,
         action: 'customer_key.revoke',

@@ -31,8 +31,15 @@ export function findTestCustomer(db: Executor, apiId: string) {
   return db.selectFrom('customers').selectAll().where('api_id', '=', apiId).where('is_test', '=', true).executeTakeFirst();
 }
 
+/** Every change of a customer's row but its balance moves updated_seq, the order events carry (webhooks). */
 export async function updateCustomer(trx: Executor, apiId: string, customerId: string, changes: Updateable<CustomersTable>) {
-  return trx.updateTable('customers').set(changes).where('api_id', '=', apiId).where('id', '=', customerId).returningAll().executeTakeFirstOrThrow();
+  return trx
+    .updateTable('customers')
+    .set({ ...changes, updated_seq: sql`updated_seq + 1` })
+    .where('api_id', '=', apiId)
+    .where('id', '=', customerId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export async function countRealCustomers(db: Executor, apiId: string): Promise<number> {
@@ -196,7 +203,7 @@ export function revokeKey(trx: Trx, apiId: string, customerId: string, keyId: st
     .where('customer_id', '=', customerId)
     .where('id', '=', keyId)
     .where('revoked_at', 'is', null)
-    .returning(['id', 'name', 'prefix'])
+    .returning(['id', 'customer_id', 'name', 'prefix', 'created_at', 'revoked_at'])
     .executeTakeFirst();
 }
 
@@ -221,10 +228,16 @@ export async function deleteCustomer(trx: Trx, apiId: string, customerId: string
   await trx.deleteFrom('customers').where('api_id', '=', apiId).where('id', '=', customerId).execute();
 }
 
-/** Revokes every live key of a customer; answers how many. */
-export async function revokeKeysOf(trx: Trx, apiId: string, customerId: string, at: Date): Promise<number> {
-  const rows = await trx.updateTable('customer_keys').set({ revoked_at: at }).where('api_id', '=', apiId).where('customer_id', '=', customerId).where('revoked_at', 'is', null).returning('id').execute();
-  return rows.length;
+/** Revokes every live key of a customer; answers the keys it revoked. */
+export function revokeKeysOf(trx: Trx, apiId: string, customerId: string, at: Date) {
+  return trx
+    .updateTable('customer_keys')
+    .set({ revoked_at: at })
+    .where('api_id', '=', apiId)
+    .where('customer_id', '=', customerId)
+    .where('revoked_at', 'is', null)
+    .returning(['id', 'customer_id', 'name', 'prefix', 'created_at', 'revoked_at'])
+    .execute();
 }
 
 /** Revokes the open invitations to join a customer. */

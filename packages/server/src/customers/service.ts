@@ -16,8 +16,10 @@ import type { LedgerService } from '../ledger/service.js';
 import { effectiveLimits, hasCustomLimits, planInForce } from './effective.js';
 import { refreshPolicies } from './policies.js';
 import { memberSummaries } from './members.js';
+import { raiseCustomerChanges, raiseCustomerEvent, raiseKeyEvents } from './events.js';
 import * as mails from './mails.js';
 import * as q from './queries.js';
+import { raiseSubscriptionEvents } from './subscription-events.js';
 import type { Selectable, Updateable } from 'kysely';
 import type { CustomersTable, CustomerStatus } from './tables.js';
 
@@ -169,7 +171,7 @@ export class CustomerService {
     }
     const now = this.clock.now();
     const id = newId('cus');
-    await q.insertCustomer(trx, {
+    const inserted = await q.insertCustomer(trx, {
       id,
       api_id: api.id,
       name: input.name.trim(),
@@ -205,6 +207,8 @@ export class CustomerService {
       created_at: now,
       updated_at: now,
     });
+    // Before its welcome credit's credit.added, as it happened: created with nothing, then credited.
+    await raiseCustomerEvent(trx, api, now, 'customer.created', inserted);
     const credit = input.isTest ? TEST_CREDIT_MICRO : api.welcome_credit_micro;
     if (credit > 0) {
       await this.ledger.post(trx, { apiId: api.id, customerId: id, kind: input.isTest ? 'credit' : 'welcome', amountMicro: credit, note: input.isTest ? 'Test credit' : 'Welcome credit', actor: actor.name, ref: null });
@@ -277,6 +281,7 @@ export class CustomerService {
       if (set.plan_id && (!plan || !plan.active)) throw validationProblem('body.plan_id', 'no active plan of this API has that id', set.plan_id);
       const row = await q.updateCustomer(trx, apiId, customerId, { ...set, updated_at: this.clock.now() });
       if ('plan_id' in set) await refreshPolicies(trx, api, [customerId], this.clock.now());
+      await raiseCustomerChanges(trx, api, this.clock.now(), customer, row);
       // A sign-up waiting for approval hears the answer either way.
       if (customer.status === 'pending' && set.status === 'active') await this.outbox.enqueue(trx, mails.approved(row.email, api.name, this.apis.portalUrl(api.slug)));
       if (customer.status === 'pending' && set.status === 'suspended') await this.outbox.enqueue(trx, mails.declined(row.email, api.name));
@@ -317,6 +322,7 @@ export class CustomerService {
       }
       const row = await q.updateCustomer(trx, apiId, customerId, { ...custom, updated_at: this.clock.now() });
       await refreshPolicies(trx, api, [customerId], this.clock.now());
+      await raiseCustomerChanges(trx, api, this.clock.now(), customer, row);
       await this.audit.record(trx, actorOf(caller), {
         workspaceId: api.workspace_id,
         action: 'customer.limits',
@@ -363,11 +369,13 @@ export class CustomerService {
         });
       if (kept.length === 0) {
         await q.deleteCustomer(trx, apiId, customerId);
+        await raiseCustomerEvent(trx, api, this.clock.now(), 'customer.deleted', customer);
         await audit('customer.delete', `Deleted customer ${customer.name} <${customer.email}>`, { email: customer.email });
         return { deleted: true as const };
       }
       const now = this.clock.now();
-      const keysRevoked = await q.revokeKeysOf(trx, apiId, customerId, now);
+      const revokedKeys = await q.revokeKeysOf(trx, apiId, customerId, now);
+      const keysRevoked = revokedKeys.length;
       await q.revokeInvitesTo(trx, apiId, customerId, now);
       const dropPlan = customer.plan_source === 'manual';
       const row = await q.updateCustomer(trx, apiId, customerId, {
@@ -377,6 +385,8 @@ export class CustomerService {
         updated_at: now,
       });
       if (dropPlan) await refreshPolicies(trx, api, [customerId], now);
+      await raiseKeyEvents(trx, apiId, now, 'key.revoked', revokedKeys);
+      await raiseCustomerChanges(trx, api, now, customer, row);
       await audit('customer.archive', `Archived customer ${customer.name} <${customer.email}>, which has ${kept.join(', ')} on record; ${keysRevoked} keys revoked`, {
         kept,
         keys_revoked: keysRevoked,
@@ -406,6 +416,7 @@ export class CustomerService {
       created_by_person: createdByPerson,
     };
     await q.insertKey(trx, row);
+    await raiseKeyEvents(trx, api.id, row.created_at, 'key.created', [row]);
     await this.audit.record(trx, actor, {
       workspaceId: api.workspace_id,
       action: 'customer_key.create',
@@ -436,6 +447,7 @@ export class CustomerService {
     await this.db.transaction().execute(async (trx) => {
       const row = await q.revokeKey(trx, apiId, customerId, keyId, this.clock.now());
       if (!row) throw new Problem('not_found', 'No such key');
+      await raiseKeyEvents(trx, apiId, this.clock.now(), 'key.revoked', [row]);
       await this.audit.record(trx, actorOf(caller), {
         workspaceId: api.workspace_id,
         action: 'customer_key.revoke',
@@ -479,8 +491,11 @@ export class CustomerService {
    * plan or subscription state makes a new usage policy.
    */
   async applyProviderBilling(trx: Trx, apiId: string, customerId: string, changes: ProviderBilling): Promise<void> {
-    await q.updateCustomer(trx, apiId, customerId, { ...changes, updated_at: this.clock.now() });
+    const before = await q.findCustomer(trx, apiId, customerId);
+    const after = await q.updateCustomer(trx, apiId, customerId, { ...changes, updated_at: this.clock.now() });
     if ('plan_id' in changes || 'subscription_status' in changes) await this.refreshPolicies(trx, apiId, [customerId]);
+    // Subscription events are read from what the provider's event changed on the customer's row.
+    if (before) await raiseSubscriptionEvents(trx, apiId, this.clock.now(), before, after);
   }
 
   /**

@@ -34,6 +34,8 @@ export interface CustomersTable {
   subscription_cancel_at_period_end: boolean;
   balance_micro: number;
   balance_seq: number;
+  /** Moves with every change of the row that events report, except the balance (migration 0014). */
+  updated_seq: Generated<number>;
   usage_policy_id: string | null;
   last_used_at: Date | null;
   /** The id usage items name for requests the customer's people made with access tokens (migration 0010). */

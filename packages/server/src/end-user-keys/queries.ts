@@ -85,7 +85,7 @@ export function revokeAllKeys(trx: Trx, apiId: string, personId: string, now: Da
     .where('api_id', '=', apiId)
     .where('person_id', '=', personId)
     .where('revoked_at', 'is', null)
-    .returning(['id', 'name', 'start'])
+    .returningAll()
     .execute();
 }
 

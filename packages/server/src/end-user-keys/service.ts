@@ -12,6 +12,7 @@ import type { AccountCaller } from './account-auth.js';
 import { accepted, fieldRefused, KeyApiError, keyNotFound, refused, tooManyRequests, type KeyOutcome } from './errors.js';
 import { newKeySecret } from './key-secret.js';
 import { MAX_ACTIVE_KEYS, MAX_NEW_KEYS_PER_DAY, MAX_PERMISSIONS_PER_KEY, MAX_SERVERS_PER_KEY, NEW_KEYS_WINDOW_MS } from './limits.js';
+import { raiseEndUserKeyEvents } from './events.js';
 import * as mails from './mails.js';
 import * as q from './queries.js';
 import { expiryOf, grantablePermissions, keyState, keysUsable, lifetimeRule } from './rules.js';
@@ -159,6 +160,7 @@ export class EndUserKeys {
         revoked_at: null,
         expiry_reminded_at: null,
       });
+      await raiseEndUserKeyEvents(trx, apiId, now, 'key.created', [key]);
       await this.#record(trx, tenant, personActor(person, ip), 'end_user_key.create', key, `${person.email} created the API key ${key.name} (${key.start}…) in ${appName}`, {
         app: { client_id: caller.clientId, name: appName },
         resources: input.resources,
@@ -236,6 +238,7 @@ export class EndUserKeys {
       const key = await q.findKeyForChange(trx, tenant.api.id, caller.personId, keyId);
       if (!key) return refused(keyNotFound());
       const revoked = await q.updateKey(trx, tenant.api.id, keyId, { revoked_at: now, updated_at: now });
+      await raiseEndUserKeyEvents(trx, tenant.api.id, now, 'key.revoked', [revoked]);
       const person = await q.findPersonContact(trx, tenant.api.id, caller.personId);
       await this.#record(trx, tenant, personActor(person ?? { id: caller.personId, email: caller.personId }, ip), 'end_user_key.revoke', revoked,
         `${person?.email ?? caller.personId} revoked the API key ${key.name} (${key.start}…)`, { app: { client_id: caller.clientId } });
@@ -249,6 +252,7 @@ export class EndUserKeys {
     await this.db.transaction().execute(async (trx) => {
       const revoked = await q.revokeAllKeys(trx, tenant.api.id, caller.personId, now);
       if (revoked.length === 0) return;
+      await raiseEndUserKeyEvents(trx, tenant.api.id, now, 'key.revoked', revoked);
       const person = await q.findPersonContact(trx, tenant.api.id, caller.personId);
       const email = person?.email ?? caller.personId;
       await this.audit.record(trx, personActor(person ?? { id: caller.personId, email }, ip), {

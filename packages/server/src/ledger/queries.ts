@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Db, Trx } from '../platform/db/database.js';
 import { saturatedSum } from '../platform/db/saturating.js';
 import { MONEY_BOUND } from '../platform/money.js';
+import type { BalanceMove } from './balance-events.js';
 import type { LedgerKind } from './tables.js';
 
 // The ledger capability is the only writer of customers.balance_micro and balance_seq: every
@@ -58,8 +59,16 @@ export async function moveBalanceWithinBound(trx: Trx, apiId: string, customerId
     .where('api_id', '=', apiId)
     .where('id', '=', customerId)
     .where(sql<boolean>`balance_micro::numeric + ${delta} between ${sql.lit(-MONEY_BOUND)} and ${sql.lit(MONEY_BOUND)}`)
-    .returning(['balance_micro', 'balance_seq'])
+    .returning(['balance_micro', 'balance_seq', lowLine.as('line')])
     .executeTakeFirst();
+}
+
+// The customer's low-balance line in force: its own, else its API's (balance events).
+const lowLine = sql<number>`coalesce(customers.low_balance_micro, (select a.low_balance_micro from apis a where a.id = customers.api_id))`;
+
+/** Customers whose balance events are raised, as the events show them. */
+export function customersForEvents(trx: Trx, apiId: string, customerIds: string[]) {
+  return trx.selectFrom('customers').selectAll().where('api_id', '=', apiId).where(sql<boolean>`id = any(${customerIds}::text[])`).execute();
 }
 
 /** Takes back an entry this transaction inserted, when its balance could not move. */
@@ -122,12 +131,14 @@ export interface UsagePosting {
  * locked, so running them together changes no lock order. The caller has checked that every entry
  * and balance stays within ±MONEY_BOUND (sdk-sync/usage-bounds.ts).
  */
-export async function postUsage(trx: Trx, apiId: string, postings: UsagePosting[], newIds: string[], at: Date) {
-  if (!postings.length) return;
+export async function postUsage(trx: Trx, apiId: string, postings: UsagePosting[], newIds: string[], at: Date): Promise<BalanceMove[]> {
+  if (!postings.length) return [];
   const byCustomer = new Map<string, bigint>();
   for (const p of postings) byCustomer.set(p.customerId, (byCustomer.get(p.customerId) ?? 0n) + p.chargeMicro);
-  // Arrays through unnest: one short statement however many customers a report names.
-  await sql`with entries as (
+  // Arrays through unnest: one short statement however many customers a report names. It answers
+  // only the balances whose state (ok, low, depleted: balance-events.ts) the charge changed, for
+  // their events; most reports change none, and then it answers nothing.
+  const crossed = await sql<{ id: string; balance_micro: number; balance_seq: number; before: string; line: number }>`with entries as (
       insert into ledger_entries (id, api_id, customer_id, kind, amount_micro, requests, usage_day, note, actor, created_at, updated_at)
       select r.id, ${apiId}, r.customer_id, 'usage', r.amount, r.requests, r.day, '', 'sdk', ${at}::timestamptz, ${at}::timestamptz
       from unnest(${newIds}::text[], ${postings.map((p) => p.customerId)}::text[], ${postings.map((p) => (-p.chargeMicro).toString())}::bigint[],
@@ -143,10 +154,16 @@ export async function postUsage(trx: Trx, apiId: string, postings: UsagePosting[
         last_used_at = greatest(c.last_used_at, ${at}::timestamptz)
       from unnest(${[...byCustomer.keys()]}::text[], ${[...byCustomer.values()].map(String)}::bigint[]) as v(id, charge)
       where c.id = v.id and c.api_id = ${apiId}
-      returning 1
+      returning c.id, c.balance_micro, c.balance_seq, (c.balance_micro + v.charge)::text as before,
+        coalesce(c.low_balance_micro, (select a.low_balance_micro from apis a where a.id = ${apiId})) as line
     )
-    select (select count(*) from entries) as entries, (select count(*) from balances) as balances`.execute(trx);
+    select b.id, b.balance_micro, b.balance_seq, b.before, b.line from balances b
+    where ${balanceStateSql(sql`b.before::numeric`)} <> ${balanceStateSql(sql`b.balance_micro`)}`.execute(trx);
+  return crossed.rows.map((row) => ({ customerId: row.id, beforeMicro: Number(row.before), afterMicro: row.balance_micro, balanceSeq: row.balance_seq, lineMicro: row.line }));
 }
+
+/** balance-events.ts's balanceState in SQL: 2 depleted, 1 low, 0 ok, against the row's `line`. */
+const balanceStateSql = (balance: ReturnType<typeof sql>) => sql`(case when ${balance} <= 0 then 2 when ${balance} < b.line then 1 else 0 end)`;
 
 export function ledgerPage(
   db: Db,

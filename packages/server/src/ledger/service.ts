@@ -7,6 +7,8 @@ import { MONEY_BOUND } from '../platform/money.js';
 import type { ApiService } from '../apis/service.js';
 import type { AuditService } from '../audit/service.js';
 import { actorOf, type Caller } from '../console/caller.js';
+import { raiseEvent } from '../webhooks/outbox.js';
+import { raiseBalanceEvents } from './balance-events.js';
 import * as q from './queries.js';
 import type { LedgerKind } from './tables.js';
 
@@ -31,6 +33,7 @@ export class LedgerService {
    */
   async post(trx: Trx, entry: { apiId: string; customerId: string; kind: LedgerKind; amountMicro: number; note: string; actor: string; ref: string | null }): Promise<Result<{ applied: boolean; balance_micro: number }>> {
     const id = newId('led');
+    const at = this.clock.now();
     // The ref is decided first: a repeat is ignored whatever it names (spec 2.2), even an amount
     // that would now pass the bound.
     const applied = await q.insertEntryOnce(trx, {
@@ -42,14 +45,32 @@ export class LedgerService {
       note: entry.note,
       actor: entry.actor,
       ref: entry.ref,
-      at: this.clock.now(),
+      at,
     });
     if (!applied) {
       const balance = await q.balanceOf(trx, entry.apiId, entry.customerId);
       return ok({ applied: false, balance_micro: balance?.balance_micro ?? 0 });
     }
     const moved = await q.moveBalanceWithinBound(trx, entry.apiId, entry.customerId, entry.amountMicro);
-    if (moved) return ok({ applied: true, balance_micro: moved.balance_micro });
+    if (moved) {
+      // Events to owners (issue 24): every positive entry is credit.added, with the balance and
+      // balance_seq it left; then whatever state of the balance it crossed into.
+      if (entry.amountMicro > 0) {
+        await raiseEvent(trx, entry.apiId, at, {
+          type: 'credit.added',
+          data: {
+            object: {
+              object: 'ledger_entry', id, customer_id: entry.customerId, kind: entry.kind, amount_micro: entry.amountMicro, note: entry.note, ref: entry.ref,
+              created_at: at.toISOString(), balance_micro: moved.balance_micro, balance_seq: moved.balance_seq,
+            },
+          },
+        });
+      }
+      await raiseBalanceEvents(trx, entry.apiId, at, [
+        { customerId: entry.customerId, beforeMicro: moved.balance_micro - entry.amountMicro, afterMicro: moved.balance_micro, balanceSeq: moved.balance_seq, lineMicro: moved.line },
+      ]);
+      return ok({ applied: true, balance_micro: moved.balance_micro });
+    }
     // Out of bounds: the entry goes again, so its ref stays unused and the ledger unchanged; a
     // concurrent request with the same ref, waiting on this insert, then applies on its own.
     await q.deleteEntry(trx, entry.apiId, id);
@@ -145,7 +166,12 @@ export class LedgerService {
 
   lockCustomers = q.lockCustomers;
   usageEntriesOf = q.usageEntriesOf;
-  postUsage = q.postUsage;
+
+  /** Usage postings of a report (sdk-sync/usage.ts), and the balance events of the balances they moved across a line. */
+  async postUsage(trx: Trx, apiId: string, postings: q.UsagePosting[], newIds: string[], at: Date): Promise<void> {
+    const moves = await q.postUsage(trx, apiId, postings, newIds, at);
+    await raiseBalanceEvents(trx, apiId, at, moves);
+  }
 
   sumSince(apiId: string, kinds: LedgerKind[], since: Date) {
     return q.sumKindSince(this.db, apiId, kinds, since);

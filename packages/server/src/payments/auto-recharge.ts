@@ -10,6 +10,7 @@ import type { CustomerService } from '../customers/service.js';
 import * as mails from './mails.js';
 import type { OffSessionChargeResult } from './provider.js';
 import * as q from './queries.js';
+import { raisePaymentFailed } from './webhook-events.js';
 
 /**
  * No second automatic charge of a customer within this time of the last one starting
@@ -86,11 +87,12 @@ export class AutoRecharge {
    * Pauses auto-recharge after a failed charge (the job's answer or the provider's failure event,
    * whichever comes first) and mails the customer's owners and admins, once per failure.
    */
-  async pause(trx: Trx, apiId: string, customerId: string, at: Date, reason: string): Promise<boolean> {
+  async pause(trx: Trx, apiId: string, customerId: string, at: Date, reason: string, paymentId: string | null = null): Promise<boolean> {
     if (!(await q.pauseAutoRecharge(trx, apiId, customerId, at))) return false;
     const api = await this.apis.findById(trx, apiId);
     const customer = await this.customers.findRow(trx, apiId, customerId);
     if (!api || !customer) return true;
+    await raisePaymentFailed(trx, apiId, at, { id: paymentId, customerId, kind: 'auto_recharge', amountCents: customer.auto_recharge_amount_cents, creditMicro: 0, reason });
     const billing = `${this.apis.portalUrl(api.slug)}/billing`;
     for (const to of await this.customers.billingContacts(trx, apiId, customer)) {
       await this.outbox.enqueue(trx, mails.autoRechargeFailed(to, api.name, customer.name, customer.auto_recharge_amount_cents, reason, billing));
@@ -118,7 +120,8 @@ export class AutoRecharge {
           charged++;
         } else {
           failed++;
-          await this.db.transaction().execute((trx) => this.pause(trx, due.api_id, due.id, this.clock.now(), reason));
+          const paymentId = result.ok && result.value.status === 'failed' ? result.value.paymentIntentId : null;
+          await this.db.transaction().execute((trx) => this.pause(trx, due.api_id, due.id, this.clock.now(), reason, paymentId));
           this.outbox.kick();
         }
       } catch (error) {

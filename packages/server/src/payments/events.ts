@@ -15,6 +15,7 @@ import type { PaymentReceipts } from './receipts.js';
 import type { AutoRecharge } from './auto-recharge.js';
 import { readEvent, verifyEvent, type PaymentEvent } from './stripe-events.js';
 import { nextSubscriptionState } from './subscriptions.js';
+import { raisePaymentFailed } from './webhook-events.js';
 import type { ProviderName } from './tables.js';
 
 /** Credit of one cent (issue 13: a top-up adds cents × 10,000 micro units). */
@@ -109,7 +110,7 @@ export class PaymentEvents {
         if (!(await this.customers.findRow(trx, event.apiId, event.customerId))) return 'ignored: no such customer';
         // Auto-recharge pauses until the customer acts (a new card, or saving the settings, clears
         // it); its owners and admins hear of it once, whether this event or the job saw it first.
-        const paused = await this.autoRecharge.pause(trx, event.apiId, event.customerId, at, 'the card was declined');
+        const paused = await this.autoRecharge.pause(trx, event.apiId, event.customerId, at, 'the card was declined', event.objectId);
         return paused ? 'auto-recharge failed: paused' : 'auto-recharge failed: paused before';
       }
       case 'card_saved': {
@@ -187,6 +188,10 @@ export class PaymentEvents {
    */
   async #invoiceFailed(trx: Trx, provider: ProviderName, event: Extract<PaymentEvent, { kind: 'invoice_failed' }>, at: Date): Promise<string> {
     if (!(await this.#ownedBy(trx, provider, event.apiId, event.accountId))) return 'ignored: account not connected to the API';
+    // Every failed attempt is a payment that failed; only the first is mailed.
+    if (await this.customers.findRow(trx, event.apiId, event.customerId)) {
+      await raisePaymentFailed(trx, event.apiId, this.clock.now(), { id: event.invoiceId, customerId: event.customerId, kind: 'plan', amountCents: event.amountCents, creditMicro: 0, reason: `attempt ${event.attempt} failed` });
+    }
     if (event.attempt > 1) return `invoice payment failed (attempt ${event.attempt}): mailed at the first`;
     const api = await this.apis.findById(trx, event.apiId);
     const customer = await this.customers.findRow(trx, event.apiId, event.customerId);

@@ -8,6 +8,7 @@ import * as mails from './mails.js';
 import type { PaymentsProvider } from './provider.js';
 import * as q from './queries.js';
 import type { ReceiptKind } from './tables.js';
+import { raisePaymentSucceeded } from './webhook-events.js';
 
 /** A receipt whose delivery started this long ago and never finished (a crash) is taken again. */
 const CLAIM_STALE_MS = 5 * MINUTE;
@@ -41,6 +42,7 @@ export class PaymentReceipts {
       api_id: payment.apiId, ref: payment.ref, customer_id: payment.customerId, kind: payment.kind, account_id: payment.accountId, amount_cents: payment.amountCents,
       payer_email: checkout?.email ?? null, receipt_url: null, mail_claimed_at: null, mailed_at: null, created_at: this.clock.now(),
     });
+    await raisePaymentSucceeded(trx, payment.apiId, this.clock.now(), { id: payment.ref, customerId: payment.customerId, kind: payment.kind, amountCents: payment.amountCents, creditMicro: payment.amountCents * MICRO_PER_CENT });
   }
 
   /**
@@ -53,6 +55,7 @@ export class PaymentReceipts {
       api_id: invoice.apiId, ref: invoice.invoiceId, customer_id: invoice.customerId, kind: 'plan', account_id: invoice.accountId, amount_cents: invoice.amountCents,
       credit_micro: invoice.creditMicro, description: `Plan ${invoice.planName}`, payer_email: null, receipt_url: invoice.url, mail_claimed_at: null, mailed_at: now, created_at: now,
     });
+    await raisePaymentSucceeded(trx, invoice.apiId, now, { id: invoice.invoiceId, customerId: invoice.customerId, kind: 'plan', amountCents: invoice.amountCents, creditMicro: invoice.creditMicro });
   }
 
   /** Mails every receipt not mailed yet; the number mailed. Called after each webhook and by a job. */

@@ -127,7 +127,7 @@ export function tokenKeysByIds(trx: Trx, apiId: string, ids: string[]) {
 export function policiesByIds(trx: Trx, apiId: string, ids: string[]) {
   return trx
     .selectFrom('usage_policies')
-    .select(['id', 'customer_id', 'price_per_request_micro', 'billable_status_codes'])
+    .select(['id', 'customer_id', 'price_per_request_micro', 'billable_status_codes', 'monthly_quota'])
     .where('api_id', '=', apiId)
     .where(sql<boolean>`id = any(${ids}::uuid[])`)
     .execute();
@@ -178,6 +178,17 @@ export interface MonthCount {
   requests: number;
   billable: number;
   charged: number;
+  /** The monthly quota of the policy the month's newest item was admitted under; null: none. */
+  quota: number | null;
+}
+
+/** A customer's month that reached 80 % or 100 % of its quota with this report. */
+export interface QuotaCrossing {
+  customer_id: string;
+  month: string;
+  requests: number;
+  added: number;
+  quota: number;
 }
 
 export interface CustomerDayCount {
@@ -221,12 +232,14 @@ export interface UsageCounters {
  * they are upserted in day order (the rows come sorted and `with ordinality` keeps it), so two
  * reports covering the same two days cannot lock them in opposite orders and deadlock.
  */
-export async function addUsageCounters(trx: Trx, apiId: string, counters: UsageCounters) {
+export async function addUsageCounters(trx: Trx, apiId: string, counters: UsageCounters): Promise<QuotaCrossing[]> {
   const { months, customerDays, apiDays, keyIds } = counters;
   const addMonth = (column: string) => saturatedUpsertAdd('customer_usage_months', column);
   const addCustomerDay = (column: string) => saturatedUpsertAdd('customer_usage_days', column);
   const addApiDay = (column: string) => saturatedUpsertAdd('api_usage_days', column);
-  await sql`with months as (
+  // Answers the months whose total passed 80 % or 100 % of a quota with this report (one crossing
+  // per threshold: the totals only grow within a month); most reports answer nothing.
+  const crossed = await sql<QuotaCrossing>`with months as (
       insert into customer_usage_months (customer_id, api_id, month, requests, billable, charged_micro)
       select r.customer_id, ${apiId}, r.month, r.requests, r.billable, r.charged from unnest(
         ${months.map((r) => r.customerId)}::text[], ${months.map((r) => r.month)}::date[], ${months.map((r) => r.requests)}::bigint[],
@@ -234,7 +247,7 @@ export async function addUsageCounters(trx: Trx, apiId: string, counters: UsageC
       ) as r(customer_id, month, requests, billable, charged)
       on conflict (customer_id, month) do update set
         requests = ${addMonth('requests')}, billable = ${addMonth('billable')}, charged_micro = ${addMonth('charged_micro')}
-      returning 1
+      returning customer_id, month, requests
     ), customer_days as (
       insert into customer_usage_days (customer_id, api_id, day, requests, billable, errors, charged_micro)
       select r.customer_id, ${apiId}, r.day, r.requests, r.billable, r.errors, r.charged from unnest(
@@ -260,8 +273,13 @@ export async function addUsageCounters(trx: Trx, apiId: string, counters: UsageC
       where api_id = ${apiId} and id = any(${keyIds}::uuid[]) and (last_used_at is null or last_used_at < ${counters.staleBefore}::timestamptz)
       returning 1
     )
-    select (select count(*) from months) as months, (select count(*) from customer_days) as customer_days,
-           (select count(*) from api_days) as api_days, (select count(*) from keys) as keys`.execute(trx);
+    select m.customer_id, m.month::text as month, m.requests, q.added, q.quota
+    from months m join unnest(${months.map((r) => r.customerId)}::text[], ${months.map((r) => r.month)}::date[], ${months.map((r) => r.requests)}::bigint[],
+        ${months.map((r) => r.quota ?? 0)}::bigint[]) as q(customer_id, month, added, quota)
+      on q.customer_id = m.customer_id and q.month = m.month
+    where q.quota > 0 and ((m.requests >= q.quota and m.requests - q.added < q.quota)
+      or (m.requests * 5 >= q.quota * 4 and (m.requests - q.added) * 5 < q.quota * 4))`.execute(trx);
+  return crossed.rows;
 }
 
 /** Current usage policies of customers, for items that name none. */

@@ -11,6 +11,7 @@ import type { LedgerService } from '../ledger/service.js';
 import type { UsagePosting } from '../ledger/queries.js';
 import * as q from './queries.js';
 import { fitWithinBounds } from './usage-bounds.js';
+import { raiseQuotaThresholds } from './usage-events.js';
 import { parseUsageItem, samePayload, type ValidItem } from './usage-items.js';
 
 interface Priced {
@@ -19,6 +20,8 @@ interface Priced {
   isTest: boolean;
   billable: boolean;
   charge: bigint;
+  /** The monthly quota of the usage policy the item names; null: none. */
+  quota: number | null;
 }
 
 function addTo<K, V>(map: Map<K, V>, key: K, make: () => V, update: (v: V) => void) {
@@ -26,6 +29,8 @@ function addTo<K, V>(map: Map<K, V>, key: K, make: () => V, update: (v: V) => vo
   if (!value) map.set(key, (value = make()));
   update(value);
 }
+
+type Policy = { id: string; customer_id: string; price_per_request_micro: number; billable_status_codes: number[]; monthly_quota: number | null };
 
 /**
  * Usage ingestion (wire protocol section 4): each item is applied exactly once, priced at the
@@ -37,7 +42,7 @@ export class UsageService {
   readonly #keys = new BoundedCache<string, { id: string; customer_id: string; is_test: boolean }>(200_000);
   // APIs whose first_usage_at this node has seen committed: it is set once and never cleared.
   readonly #firstUsageSet = new BoundedCache<string, true>(100_000);
-  readonly #policies = new BoundedCache<string, { id: string; customer_id: string; price_per_request_micro: number; billable_status_codes: number[] }>(200_000);
+  readonly #policies = new BoundedCache<string, Policy>(200_000);
 
   constructor(
     private readonly db: Db,
@@ -89,7 +94,7 @@ export class UsageService {
         firstOfKey.set(item.idempotencyKey, { index, item });
         const billable = policy.billable_status_codes.includes(item.statusCode);
         const charge = billable && !key.is_test ? BigInt(item.count) * BigInt(policy.price_per_request_micro) : 0n;
-        candidates.push({ index, item, priced: { item, customerId: key.customer_id, isTest: key.is_test, billable, charge } });
+        candidates.push({ index, item, priced: { item, customerId: key.customer_id, isTest: key.is_test, billable, charge, quota: policy.monthly_quota } });
       }
 
       // Receipts first, sorted by key so concurrent reports take index locks in one order. An
@@ -174,7 +179,7 @@ export class UsageService {
   }
 
   async #lookupPolicies(trx: Trx, apiId: string, ids: string[]) {
-    const found = new Map<string, { id: string; customer_id: string; price_per_request_micro: number; billable_status_codes: number[] }>();
+    const found = new Map<string, Policy>();
     const missing: string[] = [];
     for (const id of ids) {
       const cached = this.#policies.get(`${apiId}|${id}`);
@@ -223,7 +228,7 @@ export class UsageService {
   /** Ledger, balances, counters and key activity for items that fit; customers are locked. */
   async #post(trx: Trx, apiId: string, items: Priced[], now: Date) {
     const perCustomerDay = new Map<string, UsagePosting>();
-    const perCustomerMonth = new Map<string, q.MonthCount & { chargeBig: bigint }>();
+    const perCustomerMonth = new Map<string, q.MonthCount & { chargeBig: bigint; quotaAt: number }>();
     const perCustomerDayCount = new Map<string, q.CustomerDayCount & { chargeBig: bigint }>();
     const perDay = new Map<string, q.DayCount & { chargeBig: bigint }>();
     for (const p of items) {
@@ -233,10 +238,12 @@ export class UsageService {
         v.requests += p.item.count;
         v.chargeMicro += p.charge;
       });
-      addTo(perCustomerMonth, `${p.customerId}|${month}`, () => ({ customerId: p.customerId, month, requests: 0, billable: 0, charged: 0, chargeBig: 0n }), (v) => {
+      addTo(perCustomerMonth, `${p.customerId}|${month}`, () => ({ customerId: p.customerId, month, requests: 0, billable: 0, charged: 0, chargeBig: 0n, quota: null, quotaAt: -Infinity }), (v) => {
         v.requests += p.item.count;
         if (p.billable) v.billable += p.item.count;
         v.chargeBig += p.charge;
+        // The quota of the newest item's policy: the terms in force when the month's last requests were made.
+        if (p.item.periodStart.getTime() >= v.quotaAt) Object.assign(v, { quota: p.quota, quotaAt: p.item.periodStart.getTime() });
       });
       // Errors as the API's days count them (a status of 500 or above), so both pages agree.
       addTo(perCustomerDayCount, `${p.customerId}|${day}`, () => ({ customerId: p.customerId, day, requests: 0, billable: 0, errors: 0, charged: 0, chargeBig: 0n }), (v) => {
@@ -258,7 +265,7 @@ export class UsageService {
     // trips: the money of record (the ledger's), then every counter (this capability's).
     const postings = [...perCustomerDay.values()];
     await this.ledger.postUsage(trx, apiId, postings, postings.map(() => newId('led')), now);
-    await q.addUsageCounters(trx, apiId, {
+    const crossings = await q.addUsageCounters(trx, apiId, {
       months: [...perCustomerMonth.values()].map((v) => ({ ...v, charged: saturate(v.chargeBig) })),
       customerDays: [...perCustomerDayCount.values()].map((v) => ({ ...v, charged: saturate(v.chargeBig) })),
       // Day order: the API's day rows are shared by reports of different customers (queries.ts).
@@ -267,5 +274,6 @@ export class UsageService {
       at: now,
       staleBefore: addMs(now, -MINUTE),
     });
+    await raiseQuotaThresholds(trx, apiId, now, crossings);
   }
 }

@@ -92,6 +92,12 @@ export class WorkspaceService {
     }
   }
 
+  /** Who hears about a workspace's own affairs (a failing webhook endpoint): its owners and admins. */
+  async adminContacts(db: Db | Trx, workspaceId: string): Promise<string[]> {
+    const members = await q.membersOfWorkspace(db, workspaceId);
+    return [...new Set(members.filter((m) => m.role === 'owner' || m.role === 'admin').map((m) => m.email))];
+  }
+
   async create(caller: Caller & { kind: 'user' }, name: string): Promise<WorkspaceOut> {
     return this.db.transaction().execute((trx) => this.createWorkspace(trx, actorOf(caller), caller.user.id, name.trim()));
   }

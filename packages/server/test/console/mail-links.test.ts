@@ -225,6 +225,10 @@ const LEFT_OUT: Record<string, string> = {
   // it use. test/portal/portal-plans-past-due.test.ts takes its one link from the mail and pays the
   // invoice there.
   'payments.planPaymentFailed': 'sent a month on; its link is followed in test/portal/portal-plans-past-due.test.ts',
+  // A day of retries, and 5 days of failure: the same clock problem. test/webhooks/delivery.test.ts
+  // triggers both and follows their link (the endpoint's deliveries) as the workspace's owner.
+  'webhooks.deliveriesExhausted': 'sent after 8 attempts over a day; its link is followed in test/webhooks/delivery.test.ts',
+  'webhooks.endpointDisabled': 'sent after 5 days of failure; its link is followed in test/webhooks/delivery.test.ts',
 };
 
 // --- Links ---

@@ -156,6 +156,19 @@ const routes: Record<string, RouteRule> = {
   'POST /api/apis/{api}/signin/connected-apps/block': { access: 'editor', body: { client_id: 'app_none' } },
   'POST /api/apis/{api}/signin/connected-apps/unblock': { access: 'editor', body: { client_id: 'app_none' } },
 
+  // Events to owners (issue 24: viewers read, editors and up change).
+  'GET /api/apis/{api}/webhooks': { access: 'viewer' },
+  'POST /api/apis/{api}/webhooks': { access: 'editor', body: { url: 'https://hooks.example.com/guarded-new' } },
+  'GET /api/apis/{api}/webhooks/{endpoint}': { access: 'viewer' },
+  'PATCH /api/apis/{api}/webhooks/{endpoint}': { access: 'editor', body: { description: 'changed' } },
+  'DELETE /api/apis/{api}/webhooks/{endpoint}': { access: 'editor' },
+  'POST /api/apis/{api}/webhooks/{endpoint}/test': { access: 'editor' },
+  'POST /api/apis/{api}/webhooks/{endpoint}/rotate-secret': { access: 'editor' },
+  'GET /api/apis/{api}/webhooks/{endpoint}/deliveries': { access: 'viewer' },
+  'POST /api/apis/{api}/webhooks/{endpoint}/deliveries/{delivery}/retry': { access: 'editor', params: (f) => ({ delivery: f.deliveryId }) },
+  'POST /api/apis/{api}/webhooks/{endpoint}/replay': { access: 'editor', body: { since: '2026-01-01T00:00:00Z' } },
+  'GET /api/apis/{api}/events': { access: 'viewer' },
+
   // The SDK sync API: an API's SDK secret, not a console credential.
   'GET /sdk/v1/snapshot': { access: 'sdk' },
   'GET /sdk/v1/keys/verify': { access: 'sdk' },
@@ -183,6 +196,8 @@ interface Fixture {
   serverId: string;
   roleId: string;
   personId: string;
+  endpointId: string;
+  deliveryId: string;
 }
 
 const pathValues: Record<string, (f: Fixture) => string> = {
@@ -190,6 +205,7 @@ const pathValues: Record<string, (f: Fixture) => string> = {
   user_id: (f) => f.target.userId,
   token: (f) => f.inviteToken,
   api: (f) => f.apiId,
+  endpoint: (f) => f.endpointId,
 };
 
 const LADDER: readonly Role[] = ['viewer', 'editor', 'admin', 'owner'];
@@ -235,6 +251,8 @@ before(async () => {
   const server = (await owner.client.post(`/apis/${api.id}/signin/servers`, { name: 'Guarded server', resource_url: 'https://guarded.example.com/', permissions: [{ name: 'read' }] })).body;
   const role = (await owner.client.post(`/apis/${api.id}/signin/roles`, { name: 'Guarded role', permissions: [{ server_id: server.id, permission: 'read' }] })).body;
   const person = await createPerson(t, api.id, { email: 'guarded-person@example.com' });
+  const endpoint = (await owner.client.post(`/apis/${api.id}/webhooks`, { url: 'https://hooks.example.com/guarded' })).body;
+  const delivery = (await owner.client.post(`/apis/${api.id}/webhooks/${endpoint.id}/test`)).body;
   assert.equal((await owner.client.put(`/apis/${api.id}/signin/people/${person.id}/roles`, { role_ids: [role.id] })).status, 200);
   f = {
     ws,
@@ -254,6 +272,8 @@ before(async () => {
     serverId: server.id,
     roleId: role.id,
     personId: person.id,
+    endpointId: endpoint.id,
+    deliveryId: delivery.id,
   };
   const fetched = await t.client().get('/openapi.json');
   assert.equal(fetched.status, 200);
@@ -473,7 +493,7 @@ test('none of the refused calls changed anything', async () => {
   const events = (await owner.get(`/api/workspaces/${f.ws}/audit?limit=200`)).body.events;
   // The set-up, and the reads that are audited because they show a secret.
   const setUp = ['workspace.create', 'member.invite', 'invite.accept', 'workspace_key.create', 'api.create', 'customer.create', 'customer_key.create', 'plan.create', 'api.secret_reveal',
-    'signin_app.create', 'signin_server.create', 'signin_role.create', 'signin_person.roles'];
+    'signin_app.create', 'signin_server.create', 'signin_role.create', 'signin_person.roles', 'webhook.create'];
   assert.deepEqual(events.filter((e: { action: string }) => !setUp.includes(e.action)), [], 'only the set-up is in the log');
   for (const [role, client] of Object.entries(f.members)) assert.equal((await client.get('/api/me')).status, 200, role);
   for (const [role, client] of Object.entries(f.keys)) assert.equal((await client.get(`/api/workspaces/${f.ws}`)).status, 200, role);
@@ -500,4 +520,8 @@ test('none of the refused calls changed anything', async () => {
   assert.deepEqual(roles.map((r: { id: string; name: string; people: number }) => [r.id, r.name, r.people]), [[f.roleId, 'Guarded role', 1]]);
   const person = (await owner.get(`${signin}/people/${f.personId}`)).body;
   assert.deepEqual([person.status, person.roles.map((r: { id: string }) => r.id)], ['active', [f.roleId]]);
+  const webhooks = (await owner.get(`/api/apis/${f.apiId}/webhooks`)).body.webhooks;
+  assert.deepEqual(webhooks.map((w: { id: string; description: string; enabled: boolean; previous_secret_expires_at?: string }) => [w.id, w.description, w.enabled, w.previous_secret_expires_at]), [[f.endpointId, '', true, undefined]]);
+  const deliveries = (await owner.get(`/api/apis/${f.apiId}/webhooks/${f.endpointId}/deliveries`)).body.deliveries;
+  assert.deepEqual(deliveries.map((d: { id: string }) => d.id), [f.deliveryId], 'no delivery was made by a refused call');
 });

@@ -29,36 +29,9 @@ export type SafeFetchResult =
  * differently), redirects are not followed, and time and size are bounded.
  */
 export async function safeFetch(rawUrl: string, options: SafeFetchOptions): Promise<SafeFetchResult> {
-  let url: URL;
-  try {
-    url = new URL(rawUrl);
-  } catch {
-    return { ok: false, reason: 'not a URL' };
-  }
-  if (url.protocol !== 'https:' && !(options.allowPrivateAddresses && url.protocol === 'http:')) return { ok: false, reason: 'only https is fetched' };
-  if (url.username || url.password) return { ok: false, reason: 'credentials in the URL' };
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  let addresses: { address: string; family: number }[];
-  try {
-    addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true, verbatim: true });
-  } catch {
-    return { ok: false, reason: 'the host name does not resolve' };
-  }
-  if (addresses.length === 0) return { ok: false, reason: 'the host name does not resolve' };
-  if (!options.allowPrivateAddresses && addresses.some((entry) => !isPublicAddress(entry.address))) {
-    return { ok: false, reason: 'the host is not on the public internet' };
-  }
-  const pinned = addresses[0]!;
-  const agent = new Agent({
-    connect: {
-      timeout: options.timeoutMs,
-      ...(options.extraCa ? { ca: [...rootCertificates, options.extraCa] } : {}),
-      lookup: (_hostname: string, lookupOptions: { all?: boolean }, callback: (...args: any[]) => void) =>
-        lookupOptions.all ? callback(null, [pinned]) : callback(null, pinned.address, pinned.family),
-    } as never,
-    headersTimeout: options.timeoutMs,
-    bodyTimeout: options.timeoutMs,
-  });
+  const target = await resolveOutbound(rawUrl, options);
+  if (!target.ok) return target;
+  const { url, agent } = target;
   try {
     const response = await request(url, {
       method: 'GET',
@@ -90,4 +63,46 @@ export async function safeFetch(rawUrl: string, options: SafeFetchOptions): Prom
   } finally {
     void agent.close();
   }
+}
+
+export type OutboundTarget = { ok: true; url: URL; agent: Agent } | { ok: false; reason: string };
+
+/**
+ * The checks every outbound request of a user-given URL passes (safeFetch, safePost): https
+ * (http too where private addresses are allowed, for tests), no credentials, the name resolved
+ * once and every address public; the agent answered connects only to the address that was checked.
+ * Close the agent when done.
+ */
+export async function resolveOutbound(rawUrl: string, options: { timeoutMs: number; allowPrivateAddresses?: boolean; extraCa?: string }): Promise<OutboundTarget> {
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    return { ok: false, reason: 'not a URL' };
+  }
+  if (url.protocol !== 'https:' && !(options.allowPrivateAddresses && url.protocol === 'http:')) return { ok: false, reason: 'only https is fetched' };
+  if (url.username || url.password) return { ok: false, reason: 'credentials in the URL' };
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  let addresses: { address: string; family: number }[];
+  try {
+    addresses = isIP(host) ? [{ address: host, family: isIP(host) }] : await lookup(host, { all: true, verbatim: true });
+  } catch {
+    return { ok: false, reason: 'the host name does not resolve' };
+  }
+  if (addresses.length === 0) return { ok: false, reason: 'the host name does not resolve' };
+  if (!options.allowPrivateAddresses && addresses.some((entry) => !isPublicAddress(entry.address))) {
+    return { ok: false, reason: 'the host is not on the public internet' };
+  }
+  const pinned = addresses[0]!;
+  const agent = new Agent({
+    connect: {
+      timeout: options.timeoutMs,
+      ...(options.extraCa ? { ca: [...rootCertificates, options.extraCa] } : {}),
+      lookup: (_hostname: string, lookupOptions: { all?: boolean }, callback: (...args: any[]) => void) =>
+        lookupOptions.all ? callback(null, [pinned]) : callback(null, pinned.address, pinned.family),
+    } as never,
+    headersTimeout: options.timeoutMs,
+    bodyTimeout: options.timeoutMs,
+  });
+  return { ok: true, url, agent };
 }

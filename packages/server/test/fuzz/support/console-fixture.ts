@@ -40,14 +40,21 @@ export async function consoleFixture(t: TestApp): Promise<ConsoleFixture> {
   const role = await ok(owner.client.post(`/apis/${api.id}/signin/roles`, { name: 'Fuzzed role', permissions: [{ server_id: server.id, permission: 'read' }] }));
   const person = await createPerson(t, api.id, { email: 'fuzzed-person@example.com' });
   await ok(owner.client.put(`/apis/${api.id}/signin/people/${person.id}/roles`, { role_ids: [role.id] }));
-  // Rows some reads make on first use (sign-in settings), made before the "nothing changed" baseline.
+  const endpoint = await ok(owner.client.post(`/apis/${api.id}/webhooks`, { url: 'https://hooks.example.com/fuzzed' }));
+  const delivery = await ok(owner.client.post(`/apis/${api.id}/webhooks/${endpoint.id}/test`));
+  // Rows some reads make on first use (sign-in settings; the SDK's first snapshot marks it
+  // connected and raises sdk.connected), made before the "nothing changed" baseline.
   await ok(owner.client.get(`/apis/${api.id}/signin`));
+  const sdk = t.sdkClient();
+  sdk.bearer = created.body.secret;
+  assert.equal((await sdk.get('/sdk/v1/snapshot')).status, 200);
   const doc = (await ok(t.client().get('/openapi.json'))) as OpenApiDocument;
   const cookie = [...owner.client.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
   return {
     ids: {
       ws, targetUserId: target.userId, inviteId: invite.id, inviteToken: invite.token, spareKeyId: spare.id, apiId: api.id, customerId: customer.id,
       customerKeyId: customerKey.id, planId: plan.id, appId: app.id, serverId: server.id, roleId: role.id, personId: person.id,
+      endpointId: endpoint.id, deliveryId: delivery.id,
     },
     doc,
     session: { name: 'owner session', headers: { cookie, 'x-requested-with': 'fuzz' } },

@@ -27,6 +27,8 @@ export interface ConsoleIds {
   serverId: string;
   roleId: string;
   personId: string;
+  endpointId: string;
+  deliveryId: string;
 }
 
 export interface Credential {
@@ -49,6 +51,8 @@ function pathValue(op: Operation, name: string, ids: ConsoleIds): string {
     // An invitation to become a customer: none is open, so its routes refuse after their checks.
     case 'invite': return 'cin_none';
     case 'slug': return 'some-free-slug';
+    case 'endpoint': return ids.endpointId;
+    case 'delivery': return ids.deliveryId;
     case 'id': {
       const collection = /\/([\w-]+)\/\{id\}/.exec(op.path)?.[1] ?? '';
       const key = ID_BY_COLLECTION[collection];
