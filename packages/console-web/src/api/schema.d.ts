@@ -2563,7 +2563,7 @@ export interface paths {
                 query?: {
                     cursor?: string;
                     customer_id?: string;
-                    kind?: "welcome" | "credit" | "usage" | "topup" | "plan_credit" | "auto_recharge";
+                    kind?: "welcome" | "credit" | "usage" | "topup" | "plan_credit" | "auto_recharge" | "refund" | "dispute" | "dispute_won";
                     limit?: number;
                 };
                 header?: never;

@@ -296,3 +296,24 @@ export async function rearmLowBalance(db: Executor): Promise<number> {
     where a.id = c.api_id and c.low_balance_mailed and (${lowLine} <= 0 or c.balance_micro >= ${lowLine})`.execute(db);
   return Number(result.numAffectedRows ?? 0);
 }
+
+// ---- Refunds and disputes (issue 23) ----
+
+/**
+ * The receipt of a payment on an account, by its payment intent, locked: refunds and disputes of
+ * one payment take turns, so each reads what the one before it took back. An auto-recharge's
+ * receipt is keyed on its payment intent already.
+ */
+export function lockReceiptByIntent(trx: Trx, accountId: string, paymentIntentId: string) {
+  return trx
+    .selectFrom('payment_receipts')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where((eb) => eb.or([eb('payment_intent_id', '=', paymentIntentId), eb.and([eb('kind', '=', 'auto_recharge'), eb('ref', '=', paymentIntentId)])]))
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export async function updateReceiptReversal(trx: Trx, apiId: string, ref: string, changes: Updateable<PaymentReceiptsTable>) {
+  await trx.updateTable('payment_receipts').set(changes).where('api_id', '=', apiId).where('ref', '=', ref).execute();
+}

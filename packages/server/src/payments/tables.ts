@@ -93,6 +93,15 @@ export interface PaymentReceiptsTable {
   mail_claimed_at: Date | null;
   mailed_at: Date | null;
   created_at: Date;
+  /** The provider's payment intent of the payment: refunds and disputes name it. */
+  payment_intent_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Cumulative amount refunded (the provider's amount_refunded), and the credit taken back for it. */
+  refunded_cents: ColumnType<number, number | undefined, number>;
+  refunded_credit_micro: ColumnType<number, number | undefined, number>;
+  dispute_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** open (credit taken), won (given back), lost, or the provider's other closing status. */
+  dispute_status: ColumnType<string | null, string | null | undefined, string | null>;
+  disputed_credit_micro: ColumnType<number, number | undefined, number>;
 }
 
 export interface PaymentTables {
