@@ -20,6 +20,11 @@ export interface AdmitInput {
   key: string | null | undefined;
   /** The client's address, for logs and abuse guards. */
   clientAddress?: string;
+  /**
+   * The request's `Authorization` header, if any: a key sent there as a Bearer token (where many
+   * APIs take keys) is not read, but the 401 then says which header to send it in.
+   */
+  authorization?: string | null | undefined;
 }
 
 const secondsUntil = (ms: number) => String(Math.max(1, Math.ceil(ms / 1000)));
@@ -190,6 +195,17 @@ export class Meter {
     return deny(status, reason, headers);
   }
 
+  /** 401 missing_key, naming the header the key goes in, and saying so when it came as a Bearer token. */
+  #missingKey(authorization: string | null | undefined): Denied {
+    const header = this.options.keyHeader;
+    const denied = this.#deny(401, 'missing_key', null);
+    const asBearer = header !== 'authorization' && /^bearer\s+\S/i.test(authorization ?? '');
+    const message = asBearer
+      ? `An API key is required in the ${header} header. This request sent a Bearer token in Authorization, which this API does not read keys from: send the key as "${header}: <key>".`
+      : `An API key is required in the ${header} header.`;
+    return { ...denied, body: { ...denied.body, message } };
+  }
+
   /**
    * Decides one request: 401 unknown key, 503 data too old or unavailable, 403 suspended or pending,
    * 429 rate, quota or platform limit, 402 out of credit; otherwise admits it and reserves its
@@ -206,7 +222,7 @@ export class Meter {
    */
   admitNow(input: AdmitInput): Admission | Promise<Admission> {
     const key = input.key;
-    if (!key) return this.#deny(401, 'missing_key', null);
+    if (!key) return this.#missingKey(input.authorization);
     if (!this.state.loaded) return this.#admitOnceLoaded(key);
     const keys = this.state.keys;
     if (this.#seenFor !== keys) {
