@@ -23,7 +23,7 @@ import { SecretBox } from './platform/crypto.js';
 import type { DatabaseHandle } from './platform/db/database.js';
 import { Problem } from './platform/errors.js';
 import { classifyHost, isTenantFace, type Face } from './platform/http/host.js';
-import { logRedact, logSerializers } from './platform/http/logging.js';
+import { logDestination, logRedact, logSerializers } from './platform/http/logging.js';
 import { httpServerFactory } from './platform/http/server-factory.js';
 import { decodeCookieValue } from './platform/http/cookies.js';
 import { installJsonParser } from './platform/http/json-body.js';
@@ -235,8 +235,9 @@ export type Services = ReturnType<typeof buildServices>;
 
 export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; services: Services }> {
   const { config } = deps;
+  const stream = deps.logger === false ? undefined : await logDestination(config.logFormat);
   const app = Fastify({
-    logger: deps.logger === false ? false : { level: config.logLevel, redact: logRedact, serializers: logSerializers },
+    logger: deps.logger === false ? false : { level: config.logLevel, redact: logRedact, serializers: logSerializers, ...(stream ? { stream } : {}) },
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT,
     genReqId: () => randomUUID(),

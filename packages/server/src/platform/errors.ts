@@ -80,6 +80,15 @@ export function unwrap<T>(result: Result<T>): T {
   throw new Problem(result.code, result.detail, result.errors);
 }
 
+/**
+ * Fields whose values are never echoed in a 422 (passwords, secrets, keys, codes, tokens, tickets):
+ * a problem body lands in logs, screenshots and support tickets. Matched on the words of any
+ * segment of the location, so `body.current_password` and `body.client_secret` are covered.
+ */
+const SECRET_WORDS = /(^|_)(password|passphrase|secret|key|token|ticket|challenge|code|otp)(_|$)/i;
+export const isSecretLocation = (location: string) => location.split('.').some((segment) => SECRET_WORDS.test(segment));
+
 export function validationProblem(location: string, message: string, value?: unknown): Problem {
-  return new Problem('validation', message, [{ location, message, value }]);
+  const shown = isSecretLocation(location) ? undefined : value;
+  return new Problem('validation', message, [{ location, message, ...(shown === undefined ? {} : { value: shown }) }]);
 }

@@ -1,7 +1,7 @@
 import Ajv, { type ErrorObject, type SchemaObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import type { ErrorDetail } from '../errors.js';
+import { isSecretLocation, type ErrorDetail } from '../errors.js';
 import { findTextFault } from '../text.js';
 import { boundsOf, statedBoundError } from './schema-bounds.js';
 import { uniqueItemsByKey } from './unique-items.js';
@@ -94,13 +94,45 @@ function echoed(value: unknown): unknown {
 }
 
 function detail(location: string, message: string, value: unknown): ErrorDetail {
-  const shown = echoed(value);
+  const shown = isSecretLocation(location) ? undefined : echoed(value);
   return shown === undefined ? { location, message } : { location, message, value: shown };
+}
+
+/** The allowed values in words: `payg, free or subscriptions`. */
+export function allowedValuesInWords(values: unknown[]): string {
+  const shown = values.map((value) => (typeof value === 'string' ? value : JSON.stringify(value)));
+  return shown.length <= 1 ? (shown[0] ?? '') : `${shown.slice(0, -1).join(', ')} or ${shown.at(-1)}`;
+}
+
+/** The constants of a union of literals (TypeBox `Union([Literal…])` is `anyOf` of `const`), else null. */
+function unionOfConstants(schema: unknown): unknown[] | null {
+  if (!Array.isArray(schema) || !schema.length) return null;
+  if (!schema.every((branch) => typeof branch === 'object' && branch !== null && 'const' in branch)) return null;
+  return schema.map((branch: { const: unknown }) => branch.const);
+}
+
+/**
+ * A union of literals fails once per branch ("must be equal to constant" three times) and then
+ * once as a whole: the branches' errors are dropped and the whole one names the allowed values.
+ */
+function collapseUnions(errors: ErrorObject[]): ErrorObject[] {
+  const unions = errors.filter((error) => error.keyword === 'anyOf' && unionOfConstants(error.schema));
+  if (!unions.length) return errors;
+  const inside = (error: ErrorObject) => unions.some((union) => error !== union && error.schemaPath.startsWith(`${union.schemaPath}/`) && error.instancePath === union.instancePath);
+  return errors.filter((error) => !inside(error));
+}
+
+function allowedValuesMessage(error: ErrorObject): string | null {
+  if (error.keyword === 'enum') return `must be one of ${allowedValuesInWords((error.params as { allowedValues: unknown[] }).allowedValues)}`;
+  const constants = error.keyword === 'anyOf' ? unionOfConstants(error.schema) : null;
+  if (constants) return `must be one of ${allowedValuesInWords(constants)}`;
+  if (error.keyword === 'const') return `must be ${allowedValuesInWords([(error.params as { allowedValue: unknown }).allowedValue])}`;
+  return null;
 }
 
 /** ajv errors as the spec's ErrorDetail list: `body.name`, a message, the value that was sent. */
 export function toErrorDetails(errors: ErrorObject[], part: string): ErrorDetail[] {
-  return errors.map((error) => {
+  return collapseUnions(errors).map((error) => {
     const path = error.instancePath.split('/').slice(1).map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
     if (error.keyword === 'additionalProperties') {
       const property = (error.params as { additionalProperty: string }).additionalProperty;
@@ -113,6 +145,6 @@ export function toErrorDetails(errors: ErrorObject[], part: string): ErrorDetail
     // `not: {const: x}` is how a schema refuses one value (a credit of 0): ajv's "must NOT be valid" names nothing.
     const refusedValue = error.keyword === 'not' && typeof error.schema === 'object' && error.schema !== null && 'const' in error.schema ? (error.schema as { const: unknown }).const : undefined;
     if (refusedValue !== undefined) return detail([part, ...path].join('.'), `must not be ${JSON.stringify(refusedValue)}`, error.data);
-    return detail([part, ...path].join('.'), error.message ?? 'is invalid', error.data);
+    return detail([part, ...path].join('.'), allowedValuesMessage(error) ?? error.message ?? 'is invalid', error.data);
   });
 }

@@ -2,16 +2,26 @@ import { html, type SafeHtml } from '../../platform/pages/html.js';
 import type { Tenant } from '../../issuer/tenant.js';
 import type { PortalContext } from '../context.js';
 
-/** A curl line and a Node example calling the owner's API with a key, in its header. */
+/** What the examples show where the API's address goes, while its owner has not set one. */
+export const ADDRESS_PLACEHOLDER = 'API_ADDRESS';
+
+/**
+ * A curl line and a Node example calling the owner's API with a key, in its header. Without the
+ * API's address (`api_base_url`) they hold a placeholder and say where the owner sets it, rather
+ * than a made-up host a customer would try.
+ */
 export function quickstartSnippets(tenant: Tenant, key: string | null): SafeHtml {
-  const base = tenant.api.api_base_url || 'https://api.example.com';
+  const base = tenant.api.api_base_url || ADDRESS_PLACEHOLDER;
+  const unset = tenant.api.api_base_url
+    ? html``
+    : html`<p class="note warning" id="no-address">${tenant.api.name} has not published the address its API runs at yet: the examples show <code>${ADDRESS_PLACEHOLDER}</code> in its place. If this is your API, set “Where your API runs” in its Settings in the Gatehouse console.</p>`;
   const header = tenant.api.key_header || 'Authorization';
   const value = key ?? 'YOUR_API_KEY';
   // A key in Authorization goes as a Bearer token; any other header takes the key itself.
   const headerValue = header.toLowerCase() === 'authorization' ? `Bearer ${value}` : value;
   const curl = `curl ${base} \\\n  -H '${header}: ${headerValue}'`;
   const node = `const response = await fetch('${base}', {\n  headers: { '${header}': '${headerValue}' },\n});\nconsole.log(response.status, await response.text());`;
-  return html`<h2>With curl</h2><pre><code id="curl">${curl}</code></pre><h2>With Node.js</h2><pre><code id="node">${node}</code></pre>`;
+  return html`${unset}<h2>With curl</h2><pre><code id="curl">${curl}</code></pre><h2>With Node.js</h2><pre><code id="node">${node}</code></pre>`;
 }
 
 export function quickstartPage(ctx: PortalContext) {
