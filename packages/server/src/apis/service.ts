@@ -142,6 +142,21 @@ export class ApiService {
     await q.updateApi(trx, apiId, { ...state, updated_at: this.clock.now() });
   }
 
+  /** Who is mailed about an API's platform plan: the owners of its workspace. */
+  ownerContacts(db: Db | Trx, workspaceId: string): Promise<string[]> {
+    return this.workspaces.ownerContacts(db, workspaceId);
+  }
+
+  /** The console's page of an API's platform plan (where owner mails point). */
+  planPageUrl(apiId: string): string {
+    return `${this.urls.baseUrl}/apis/${apiId}/plan`;
+  }
+
+  /** APIs whose past-due platform plan's grace ends before `cutoff` (the owner is warned). */
+  platformGracesEndingBefore(cutoff: Date) {
+    return q.apisWithGraceEndingBefore(this.db, cutoff);
+  }
+
   /** APIs whose platform plan ran out: past due beyond its grace, or canceled past its period. */
   platformPlansEnded(now: Date) {
     return q.apisWithEndedPlatformPlans(this.db, now);

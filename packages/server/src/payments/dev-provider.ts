@@ -155,13 +155,63 @@ export class DevProvider implements PaymentsProvider {
     await this.emit('customer.subscription.updated', this.#subscriptionObject(input.subscriptionId, sub, sub.status), input.accountId);
   }
 
-  async cancelSubscription(input: { accountId: string; subscriptionId: string; atPeriodEnd: boolean }) {
-    const row = await store.get(this.db, input.subscriptionId, 'subscription');
-    if (!row || row.account_id !== input.accountId) throw new Error(`no subscription ${input.subscriptionId}`);
-    const sub = { ...(row.data as unknown as store.DevSubscription), cancel_at_period_end: input.atPeriodEnd, status: input.atPeriodEnd ? (row.data.status as string) : 'canceled' };
+  /** A subscription of this account (`null`: the platform's own), or an error as Stripe's 404. */
+  async #subscriptionRow(accountId: string | null, subscriptionId: string) {
+    const row = await store.get(this.db, subscriptionId, 'subscription');
+    if (!row || row.account_id !== (accountId ?? PLATFORM_ACCOUNT)) throw new Error(`no subscription ${subscriptionId}`);
+    return { row, sub: row.data as unknown as store.DevSubscription };
+  }
+
+  async cancelSubscription(input: { accountId: string | null; subscriptionId: string; atPeriodEnd: boolean }) {
+    const { sub: before } = await this.#subscriptionRow(input.accountId, input.subscriptionId);
+    if (before.status === 'canceled') throw new Error(`subscription ${input.subscriptionId} is canceled`);
+    const sub = { ...before, cancel_at_period_end: input.atPeriodEnd, status: input.atPeriodEnd ? before.status : 'canceled' };
     await store.update(this.db, input.subscriptionId, { ...sub });
     const type = input.atPeriodEnd ? 'customer.subscription.updated' : 'customer.subscription.deleted';
     await this.emit(type, this.#subscriptionObject(input.subscriptionId, sub, sub.status), input.accountId);
+  }
+
+  async resumeSubscription(input: { accountId: string | null; subscriptionId: string }) {
+    const { sub: before } = await this.#subscriptionRow(input.accountId, input.subscriptionId);
+    if (before.status === 'canceled') throw new Error(`subscription ${input.subscriptionId} is canceled`);
+    const sub = { ...before, cancel_at_period_end: false };
+    await store.update(this.db, input.subscriptionId, { ...sub });
+    await this.emit('customer.subscription.updated', this.#subscriptionObject(input.subscriptionId, sub, sub.status), input.accountId);
+  }
+
+  /**
+   * An upgrade or downgrade of the owner's platform subscription, as Stripe's update with
+   * `proration_behavior: always_invoice`: the new price from now on, and an invoice at once for the
+   * difference over the rest of the period (an upgrade's is paid; a downgrade's is a credit the
+   * next renewal would use, which offline is only recorded).
+   */
+  async switchPlatformPlan(input: { apiId: string; subscriptionId: string; planCode: string; priceId: string | null; amountCents: number; planName: string }) {
+    const { sub: before } = await this.#subscriptionRow(null, input.subscriptionId);
+    if (before.status === 'canceled') throw new Error(`subscription ${input.subscriptionId} is canceled`);
+    const left = Math.max(0, before.period_end - this.#seconds());
+    const proration = Math.round(((input.amountCents - before.amount_cents) * left) / PERIOD_S);
+    const sub = { ...before, amount_cents: input.amountCents, cancel_at_period_end: false, metadata: { gh_kind: 'platform', gh_api: input.apiId, gh_platform_plan: input.planCode } };
+    await store.update(this.db, input.subscriptionId, { ...sub });
+    await this.emit('customer.subscription.updated', this.#subscriptionObject(input.subscriptionId, sub, sub.status), null);
+    if (proration > 0) await this.emit('invoice.paid', await this.#invoice(PLATFORM_ACCOUNT, input.subscriptionId, { ...sub, amount_cents: proration }, 'paid', 'subscription_update'), null);
+  }
+
+  /**
+   * The test clock of a subscription (Stripe's test clocks, offline): its period ends now, and the
+   * renewal (or the end, when canceled at period end) happens as it would then.
+   */
+  async endPeriodNow(subscriptionId: string): Promise<number> {
+    const row = await store.get(this.db, subscriptionId, 'subscription');
+    if (!row) return 0;
+    const sub = row.data as unknown as store.DevSubscription;
+    if (sub.status === 'canceled') return 0;
+    await store.advance(this.db, row.id, sub.period_end, { ...sub, period_end: Math.min(sub.period_end, this.#seconds()) });
+    return this.renewDue();
+  }
+
+  /** Every subscription of an account that still bills (the walkthrough and the delete of an API check it). */
+  async liveSubscriptions(accountId: string | null) {
+    return (await store.subscriptionsOf(this.db, accountId ?? PLATFORM_ACCOUNT)).filter((row) => ['active', 'past_due', 'trialing'].includes(String(row.data.status)));
   }
 
   async chargeOffSession(input: { accountId: string; apiId: string; customerId: string; providerCustomerId: string; paymentMethodId: string; amountCents: number; idempotencyKey: string }): Promise<OffSessionChargeResult> {

@@ -127,3 +127,8 @@ export async function advance(db: Db, id: string, periodEnd: number, data: Recor
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** The subscriptions of an account (test pages and checks). */
+export function subscriptionsOf(db: Db, accountId: string) {
+  return db.selectFrom('dev_payment_objects').selectAll().where('kind', '=', 'subscription').where('account_id', '=', accountId).orderBy('created_at').execute();
+}

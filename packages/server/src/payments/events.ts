@@ -24,7 +24,8 @@ export const MICRO_PER_CENT = 10_000;
 /** How long a past-due subscription (a customer's, or an owner's platform plan) keeps its plan. */
 export const PAST_DUE_GRACE_MS = 7 * DAY;
 
-export type WebhookOutcome = { ok: true; duplicate: boolean; outcome: string } | { ok: false };
+/** `cancelPlatform`: duplicate platform subscriptions to cancel at the provider now that the event is committed. */
+export type WebhookOutcome = { ok: true; duplicate: boolean; outcome: string; cancelPlatform?: string[] } | { ok: false };
 
 /**
  * The webhook path of every provider: the signature on the raw body, then the event recorded by its
@@ -53,9 +54,10 @@ export class PaymentEvents {
     const result = await this.db.transaction().execute(async (trx) => {
       const fresh = await q.recordEvent(trx, { provider, event_id: verified.id, type: verified.type, account_id: verified.accountId, received_at: this.clock.now() });
       if (!fresh) return { ok: true as const, duplicate: true, outcome: 'duplicate' };
-      const outcome = await this.#apply(trx, provider, verified.meaning, verified.at);
+      const cancelPlatform: string[] = [];
+      const outcome = await this.#apply(trx, provider, verified.meaning, verified.at, cancelPlatform);
       await q.setEventOutcome(trx, provider, verified.id, outcome);
-      return { ok: true as const, duplicate: false, outcome };
+      return { ok: true as const, duplicate: false, outcome, ...(cancelPlatform.length ? { cancelPlatform } : {}) };
     });
     // Mail an applied event queued (a failed renewal or automatic top-up) goes now that it is
     // committed; a kick with nothing queued is one cheap query, and kicks coalesce.
@@ -88,7 +90,7 @@ export class PaymentEvents {
     return credited.outcome;
   }
 
-  async #apply(trx: Trx, provider: ProviderName, event: PaymentEvent, at: Date): Promise<string> {
+  async #apply(trx: Trx, provider: ProviderName, event: PaymentEvent, at: Date, cancelPlatform: string[]): Promise<string> {
     const now = this.clock.now();
     switch (event.kind) {
       case 'ignored':
@@ -148,8 +150,11 @@ export class PaymentEvents {
       }
       case 'invoice_failed':
         return this.#invoiceFailed(trx, provider, event, at);
-      case 'platform_subscription':
-        return applyPlatformSubscription(trx, { apis: this.apis, clock: this.clock, audit: this.audit }, event, at, PAST_DUE_GRACE_MS);
+      case 'platform_subscription': {
+        const applied = await applyPlatformSubscription(trx, { apis: this.apis, clock: this.clock, audit: this.audit, outbox: this.outbox }, event, at, PAST_DUE_GRACE_MS);
+        if (applied.cancelAtProvider) cancelPlatform.push(applied.cancelAtProvider);
+        return applied.outcome;
+      }
     }
   }
 

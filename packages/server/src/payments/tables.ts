@@ -46,13 +46,21 @@ export interface PlanPricesTable {
   created_at: Date;
 }
 
+/** One platform subscription of an API at the provider; at most one is live per API (0016). */
 export interface PlatformSubscriptionsTable {
+  subscription_id: string;
   api_id: string;
   provider_customer_id: string | null;
-  subscription_id: string | null;
+  /** The provider's status (canceled, incomplete_expired and our own `unpaid` and `duplicate` are not live). */
+  status: string;
+  plan_code: string | null;
   event_at: Date | null;
+  grace_warned_at: Date | null;
   updated_at: Date;
 }
+
+/** Statuses of a live subscription: it bills, and the API's plan follows it. */
+export const LIVE_SUBSCRIPTION_STATUSES = ['trialing', 'active', 'past_due'] as const;
 
 export interface DevPaymentObjectsTable {
   id: string;
