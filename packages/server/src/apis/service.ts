@@ -342,7 +342,7 @@ export class ApiService {
       slug: api.slug,
       status: api.status,
       portal_url: this.portalUrl(api.slug),
-      plan_code: api.platform_plan,
+      plan_code: this.platformPlans.get(api.platform_plan).code,
       customers: counts.get(api.id)?.customers ?? 0,
       month_requests: counts.get(api.id)?.monthRequests ?? 0,
       created_at: api.created_at.toISOString(),

@@ -1,4 +1,5 @@
 import { formatApiKey } from '@gatehouse/protocol';
+import { withinPlanLimit } from '../apis/platform-plans.js';
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../platform/clock.js';
 import { sha256Hex } from '../platform/crypto.js';
@@ -167,7 +168,8 @@ export class CustomerService {
     await this.apis.lockForUpdate(trx, api.id);
     if (!input.isTest) {
       const limit = this.apis.platformPlans.get(api.platform_plan).max_customers;
-      if ((await q.countRealCustomers(trx, api.id)) >= limit) return fail('plan_limit', `The ${api.platform_plan} plan allows ${limit} customers`);
+      // 0: no cap (the self-hosted plan).
+      if (!withinPlanLimit(await q.countRealCustomers(trx, api.id), limit)) return fail('plan_limit', `The ${api.platform_plan} plan allows ${limit} customers`);
     }
     const now = this.clock.now();
     const id = newId('cus');

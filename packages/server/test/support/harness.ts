@@ -15,6 +15,7 @@ import { TestClient } from './client.js';
 import { MovableClock } from './clock.js';
 import { TestMailbox } from './mailbox.js';
 import { copyTemplate } from './postgres-template.js';
+import { SHIPPED_PLATFORM_PLANS } from './platform-plans.js';
 import { testCa } from './test-ca.js';
 
 /** Which database this test run uses: `npm test` runs every file on PGlite, then on PostgreSQL. */
@@ -102,6 +103,9 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       SMTP_URL: `smtp://127.0.0.1:${mail.port}`,
       DATA_DIR: dataDir,
       LOG_LEVEL: process.env.GH_TEST_LOG ?? 'silent',
+      // The priced example catalogue, whose free plan's limits the tests of plan limits exercise;
+      // PLATFORM_PLANS_FILE: '' gives the self-hosted plan a Gatehouse without a catalogue runs on.
+      PLATFORM_PLANS_FILE: SHIPPED_PLATFORM_PLANS,
       ...env,
     });
     // Metadata documents of tests are served over https by test/support/test-ca.ts servers.
