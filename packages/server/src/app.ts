@@ -76,6 +76,8 @@ import { PaymentReceipts } from './payments/receipts.js';
 import { AutoRecharge } from './payments/auto-recharge.js';
 import { LowBalanceAlerts } from './payments/low-balance.js';
 import { paymentRoutes } from './payments/routes.js';
+import { customerPaymentRoutes } from './payments/customer-routes.js';
+import { CustomerSubscriptions } from './payments/customer-subscriptions.js';
 import { PaymentsService } from './payments/service.js';
 import { StripeProvider } from './payments/stripe-provider.js';
 import { webhookRoutes } from './payments/webhook-routes.js';
@@ -181,6 +183,7 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   const payments: PaymentsService = new PaymentsService(db, clock, audit, apis, customers, plans, provider, paymentEvents, receipts, autoRecharge, new LowBalanceAlerts(db, outbox, apis, customers), config.baseUrl, onError, outbox);
   // The development provider sends its events through the webhook path, as a request to it would.
   devProvider?.deliverTo((raw, signature) => payments.receiveWebhook('dev', raw, signature));
+  const customerSubscriptions = new CustomerSubscriptions(db, audit, apis, customers, payments, receipts);
   const stats: StatsService = new StatsService(db, clock, apis, customers, ledger, (apiId) => payments.ready(apiId));
   const snapshots = new SnapshotService(db, clock, apis);
   // Per-node caches and the notifications that keep them true; buildApp starts listening.
@@ -226,7 +229,7 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   return {
     config, clock, db, database: deps.database, devOutbox, metrics, box, rateLimits, outbox, audit, accounts, workspaces, auth,
     platformPlans, apis, domains, ledger, customers, customerInvitations, customerMembers, customerPortalView, plans, stats, snapshots, usage, scheduler, signingKeys, registry, people,
-    personSessions, personAccounts, tokens, authorization, tokenBuckets, logos, payments, devProvider, metadataDocuments, clients, registration, endUserKeys, keyIntrospector,
+    personSessions, personAccounts, tokens, authorization, tokenBuckets, logos, payments, customerSubscriptions, devProvider, metadataDocuments, clients, registration, endUserKeys, keyIntrospector,
     changes, issuerReads, webhooks, webhookDelivery,
   };
 }
@@ -331,6 +334,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       await api.register(planRoutes(services.plans));
       await api.register(statsRoutes(services.stats));
       await api.register(paymentRoutes(services.payments));
+      await api.register(customerPaymentRoutes(services.customerSubscriptions));
       await api.register(domainRoutes(services.domains));
       await api.register(signinSettingsRoutes(services.registry, services.people));
       await api.register(webhookEndpointRoutes(services.webhooks));

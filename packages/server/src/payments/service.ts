@@ -288,6 +288,17 @@ export class PaymentsService {
     return ok({ canceled: true });
   }
 
+  /** Undoes a cancellation at the end of the period, before it ends. */
+  async resumeSubscription(input: { apiId: string; customerId: string }): Promise<Result<{ resumed: true }>> {
+    const sub = await this.#subscription(input.apiId, input.customerId);
+    if (!sub.ok) return sub;
+    const row = await this.customers.findRow(this.db, input.apiId, input.customerId);
+    if (!row?.subscription_cancel_at_period_end) return fail('payment_state', 'The subscription is not canceled');
+    const { provider, accountId, subscriptionId } = sub.value;
+    await this.#provider(() => provider.resumeSubscription({ accountId, subscriptionId }));
+    return ok({ resumed: true });
+  }
+
   /** A hosted page that saves a card for auto-recharge; the provider's event sets has_card. */
   async checkoutCardSetup(input: { apiId: string; customerId: string } & CheckoutUrls): Promise<Result<{ url: string }>> {
     const api = await this.#api(input.apiId);
