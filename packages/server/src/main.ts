@@ -55,7 +55,7 @@ async function runMigrate(config: Config) {
   }
 }
 
-async function listen(app: Awaited<ReturnType<typeof buildApp>>['app'], config: Config): Promise<string> {
+async function listen(app: Awaited<ReturnType<typeof buildApp>>['app'], config: Config): Promise<unknown> {
   try {
     return await app.listen({ port: config.port, host: config.host });
   } catch (error) {
@@ -75,11 +75,15 @@ async function serve(config: Config) {
   services.outbox.start();
   services.scheduler.start();
   services.webhookDelivery.start(services.changes);
-  const address = await listen(app, config);
+  await listen(app, config);
+  // Fastify answers the first address bound; a wildcard bind serves every address of the machine.
+  const bound = app.server.address();
+  const boundPort = typeof bound === 'object' && bound ? bound.port : config.port;
+  const address = ['::', '0.0.0.0'].includes(config.host) ? `http://*:${boundPort}` : `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${boundPort}`;
   app.log.info(`Gatehouse console at ${config.baseUrl} (database: ${database.kind})`);
   // The first run is the one that made the schema: it is when a newcomer needs the next step.
   const firstRun = applied.length > 0 && !config.production;
-  say(listeningReport(config, { devOutbox: !config.production && services.devOutbox, listenAddress: address.replace('[::]', '*'), firstRun }));
+  say(listeningReport(config, { devOutbox: !config.production && services.devOutbox, listenAddress: address, firstRun }));
 
   let stopping = false;
   const shutdown = async (signal: string) => {
