@@ -6,6 +6,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { systemClock } from './platform/clock.js';
 import { openDatabase } from './platform/db/database.js';
 import { migrate } from './platform/db/migrate.js';
+import { shutdownOnSignals } from './platform/shutdown.js';
 
 async function openConfiguredDatabase(config: Config) {
   return openDatabase({ url: config.databaseUrl, pgliteDir: config.databaseUrl ? null : join(config.dataDir, 'pglite') });
@@ -39,22 +40,24 @@ async function serve(config: Config) {
   app.log.info(`Gatehouse console at ${config.baseUrl} (database: ${database.kind})`);
   console.log(`\n  Gatehouse is running: console ${config.baseUrl}  ·  API docs ${config.baseUrl}/api/docs${config.production || config.smtpUrl ? '' : `  ·  dev outbox ${config.baseUrl}/dev/mail`}\n`);
 
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    app.log.info(`${signal}: finishing in-flight requests`);
-    // app.close stops accepting, lets running requests finish, then closes idle connections.
-    await app.close();
-    await services.scheduler.stop();
-    await services.webhookDelivery.stop();
-    await services.outbox.stop();
-    redis?.disconnect();
-    await database.close();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  const onSignal = shutdownOnSignals({
+    lifecycle: services.lifecycle,
+    drainMs: config.shutdownDrainS * 1000,
+    graceMs: config.shutdownGraceS * 1000,
+    log: { info: (line) => app.log.info(line), error: (line) => app.log.error(line) },
+    exit: (code) => process.exit(code),
+    steps: [
+      // app.close stops accepting, lets running requests finish, then closes idle connections.
+      { name: 'HTTP requests', run: () => app.close(), open: () => services.lifecycle.openRequests() },
+      { name: 'scheduled jobs', run: () => services.scheduler.stop() },
+      { name: 'webhook deliveries', run: () => services.webhookDelivery.stop() },
+      { name: 'mail outbox', run: () => services.outbox.stop(), open: () => services.outbox.inFlight() },
+      { name: 'redis', run: () => redis?.disconnect() },
+      { name: 'database pool', run: () => database.close() },
+    ],
+  });
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
 }
 
 async function main() {
