@@ -34,6 +34,7 @@ import { devOutboxTransport, smtpTransport, type MailTransport } from './platfor
 import { createMetrics } from './platform/metrics.js';
 import { RateLimits } from './platform/rate-limit.js';
 import { operationalRoutes } from './platform/http/operational-routes.js';
+import { Lifecycle } from './platform/lifecycle.js';
 import compress from '@fastify/compress';
 import { PlatformPlans } from './apis/platform-plans.js';
 import { apiRoutes } from './apis/routes.js';
@@ -226,11 +227,12 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
     allowanceThresholdJob(apis),
   ];
   const scheduler = new Scheduler(db, jobs, (job, error) => onError(new Error(`job ${job} failed: ${String(error)}`)));
+  const lifecycle = new Lifecycle();
   return {
     config, clock, db, database: deps.database, devOutbox, metrics, box, rateLimits, outbox, audit, accounts, workspaces, auth,
     platformPlans, apis, domains, ledger, customers, customerInvitations, customerMembers, customerPortalView, plans, stats, snapshots, usage, scheduler, signingKeys, registry, people,
     personSessions, personAccounts, tokens, authorization, tokenBuckets, logos, payments, customerSubscriptions, devProvider, metadataDocuments, clients, registration, endUserKeys, keyIntrospector,
-    changes, issuerReads, webhooks, webhookDelivery,
+    changes, issuerReads, webhooks, webhookDelivery, lifecycle,
   };
 }
 
@@ -303,13 +305,19 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   app.addHook('onSend', async (_request, reply) => {
     if (closing) reply.header('connection', 'close');
   });
+  // In-flight requests by route pattern, for the log line of a shutdown that has to abandon them.
+  app.addHook('onRequest', async (request) => {
+    services.lifecycle.requestStarted(request.id, `${request.method} ${request.routeOptions.url ?? '(no route)'}`);
+  });
+  app.addHook('onRequestAbort', async (request) => services.lifecycle.requestEnded(request.id));
   app.addHook('onResponse', async (request, reply) => {
+    services.lifecycle.requestEnded(request.id);
     const labels = { route: request.routeOptions.url ?? 'unmatched', method: request.method, status: String(reply.statusCode) };
     services.metrics.requests.inc(labels);
     services.metrics.latency.observe(labels, reply.elapsedTime / 1000);
   });
 
-  await app.register(operationalRoutes({ db: services.db, metrics: services.metrics }));
+  await app.register(operationalRoutes({ db: services.db, metrics: services.metrics, lifecycle: services.lifecycle }));
   // The reverse proxy's question before it gets a certificate (Caddy's on-demand TLS `ask`).
   await app.register(tlsRoutes(services.domains));
 
