@@ -11,7 +11,7 @@
 // GH_TEST_FILE_TIMEOUT_S  a file still running after this many seconds is killed (default 300)
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compileTests, filesWithoutStorage } from './test-runner/compile.mjs';
@@ -126,12 +126,15 @@ function postgresTemplate(action) {
   if (done.status !== 0) process.exit(1);
 }
 
-// Longest files first, from the last run's figures (kept in node_modules/.cache), so the run does
-// not end waiting on one slow file started last; files not timed yet go first.
-const durationsFile = join('node_modules', '.cache', 'gatehouse-tests', 'durations.json');
+// Longest files first, so the run does not end waiting on one slow file started last: by the last
+// run's times on this checkout (.test-durations.json, beside the sources so that `npm ci` keeps it),
+// and for files not timed yet by what usually makes a file long (a browser, the fuzz suite, a
+// metered SDK process), then by size.
+const durationsFile = '.test-durations.json';
 let durations = {};
 try { durations = JSON.parse(readFileSync(durationsFile, 'utf8')); } catch { /* first run */ }
-const byDuration = (db) => (a, b) => (durations[db]?.[b] ?? Infinity) - (durations[db]?.[a] ?? Infinity) || a.localeCompare(b);
+const guessMs = (file) => (/console-web\/test\/|-browser|\/fuzz\/|sdk\/test\/meter/.test(file) ? 60_000 : 10_000) + statSync(file).size / 10;
+const byDuration = (db) => (a, b) => (durations[db]?.[b] ?? guessMs(b)) - (durations[db]?.[a] ?? guessMs(a)) || a.localeCompare(b);
 
 // Files that storage cannot change run once, on the last database of the run (docs/decisions.md,
 // "Tests"): the SDK's tests (the SDK against a real server, whose storage the server's own tests
@@ -172,7 +175,6 @@ for (const db of databases) {
 }
 
 if (pgTemplate) postgresTemplate('drop');
-mkdirSync(join('node_modules', '.cache', 'gatehouse-tests'), { recursive: true });
 writeFileSync(durationsFile, JSON.stringify(durations));
 rmSync(scratch, { recursive: true, force: true });
 if (compiled) rmSync(compiled.dir, { recursive: true, force: true });

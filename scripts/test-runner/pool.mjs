@@ -61,7 +61,9 @@ function runFile({ file, run }, { nodeArgs, timeoutMs, env, timings }) {
       clearTimeout(timer);
       running.delete(child);
       const wallMs = performance.now() - started;
-      const events = readEvents(timings);
+      const lines = readEvents(timings);
+      const events = lines.filter((e) => e.name !== undefined);
+      const cpuMs = lines.find((e) => e.cpuMs !== undefined)?.cpuMs ?? 0;
       const tests = events.filter((e) => !e.suite);
       const topLevelMs = events.filter((e) => e.nesting === 0).reduce((sum, e) => sum + e.ms, 0);
       let text = Buffer.concat(output).toString('utf8');
@@ -72,6 +74,7 @@ function runFile({ file, run }, { nodeArgs, timeoutMs, env, timings }) {
         ok: code === 0 && !timedOut,
         wallMs,
         testMs: Math.min(topLevelMs, wallMs),
+        cpuMs,
         tests: tests.length,
         failed: tests.filter((e) => !e.ok).length,
         skipped: tests.filter((e) => e.skipped || e.todo).length,

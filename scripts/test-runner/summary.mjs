@@ -15,14 +15,16 @@ export function passSummary({ db, results, wallMs, concurrency, slowest = 15 }) 
   const skipped = sum((r) => r.skipped);
   const fileMs = sum((r) => r.wallMs);
   const testMs = sum((r) => r.testMs);
+  const cpuMs = sum((r) => r.cpuMs);
   const lines = [
     '',
     `── ${db}: ${results.length} files, ${tests} tests (${tests - failed - skipped} passed, ${failed} failed, ${skipped} skipped) in ${minutes(wallMs)}, ${concurrency} files at a time`,
     `   file processes ${minutes(fileMs)} in all: in tests ${minutes(testMs)}, outside tests ${minutes(fileMs - testMs)} (loading, app and browser start in hooks, set-up between tests)`,
-    `   slowest files (wall, of which outside tests):`,
+    `   CPU of the test processes ${minutes(cpuMs)} (not counting browsers and servers they start)`,
+    `   slowest files: wall, of which outside tests, CPU of the test process`,
   ];
   for (const r of [...results].sort((a, b) => b.wallMs - a.wallMs).slice(0, slowest)) {
-    lines.push(`   ${seconds(r.wallMs).padStart(8)} ${seconds(r.wallMs - r.testMs).padStart(8)}  ${r.file} (${r.tests} tests)`);
+    lines.push(`   ${seconds(r.wallMs).padStart(8)} ${seconds(r.wallMs - r.testMs).padStart(8)} ${seconds(r.cpuMs).padStart(8)}  ${r.file} (${r.tests} tests)`);
   }
   const bad = results.filter((r) => !r.ok);
   if (bad.length) lines.push(`   FAILED on ${db}:`, ...bad.map((r) => `     ${r.file}`));

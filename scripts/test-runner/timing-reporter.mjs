@@ -16,4 +16,8 @@ export default async function* timingReporter(source) {
       todo: todo !== undefined && todo !== false,
     }) + '\n';
   }
+  // The CPU this test process used (not its children: browsers, servers it spawned), a figure that
+  // stays comparable between runs on a machine busy with other work, where wall times do not.
+  const { user, system } = process.cpuUsage();
+  yield JSON.stringify({ cpuMs: (user + system) / 1000 }) + '\n';
 }

@@ -28,7 +28,7 @@ import { httpServerFactory } from './platform/http/server-factory.js';
 import { decodeCookieValue } from './platform/http/cookies.js';
 import { installJsonParser } from './platform/http/json-body.js';
 import { installProblemHandler, sendProblem } from './platform/http/problem-handler.js';
-import { validatorCompiler } from './platform/http/validation.js';
+import { validatorCompiler, validatorCompilerOnFirstUse } from './platform/http/validation.js';
 import { MailOutbox } from './platform/mail/outbox.js';
 import { devOutboxTransport, smtpTransport, type MailTransport } from './platform/mail/transport.js';
 import { createMetrics } from './platform/metrics.js';
@@ -131,6 +131,8 @@ export interface AppDeps {
    */
   outboundTestCa?: string;
   logger?: boolean;
+  /** Tests: each route's validators compiled on its first request, not at start (they start hundreds of apps). */
+  compileValidatorsOnFirstUse?: boolean;
 }
 
 /** The composition root: one typed services object, built once and handed to the routes. */
@@ -260,7 +262,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       return sendProblem(reply, request, tooLong ? new Problem('not_found', 'Nothing here has a path parameter over 100 characters') : new Problem('bad_request', error.message));
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(deps.compileValidatorsOnFirstUse ? validatorCompilerOnFirstUse : validatorCompiler);
   installJsonParser(app, BODY_LIMIT);
   // Console bodies are JSON only: a cross-site HTML form cannot send JSON, which closes that door.
   app.removeContentTypeParser('text/plain');

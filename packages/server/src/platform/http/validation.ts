@@ -85,6 +85,17 @@ function compileChecked(schema: SchemaObject, httpPart: string) {
 
 export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) => compileChecked(schema as SchemaObject, httpPart ?? 'body');
 
+/**
+ * The same validators, each compiled when its route part is first validated instead of when the
+ * app starts. Compiling every route's schemas was about a fifth of the CPU of a test file that
+ * starts the app for a few routes (docs/decisions.md, "Tests"); a server keeps `validatorCompiler`,
+ * so a schema that cannot compile stops it at start.
+ */
+export const validatorCompilerOnFirstUse: FastifySchemaCompiler<any> = (route) => {
+  let validate: ReturnType<typeof compileChecked> | undefined;
+  return (data: unknown) => (validate ??= compileChecked(route.schema as SchemaObject, route.httpPart ?? 'body'))(data);
+};
+
 /** A value fit to echo in a 422: short strings and small scalars as sent, anything large left out. */
 function echoed(value: unknown): unknown {
   if (typeof value === 'string') return value.length > MAX_ECHOED_CHARS ? `${value.slice(0, MAX_ECHOED_CHARS).toWellFormed()}…` : value;
