@@ -345,6 +345,34 @@ export class PaymentsService {
     });
   }
 
+  /**
+   * Before an API is deleted: its platform subscription and every customer subscription end at the
+   * provider at once, without a further invoice. The first failure stops it with a problem naming
+   * the subscription; those canceled before stay canceled (their events apply), nothing is deleted.
+   */
+  async endBilling(apiId: string): Promise<void> {
+    const provider = this.provider;
+    if (!provider) return;
+    const failed = (what: string, error: unknown): never => {
+      this.onError(error);
+      throw new Problem('provider_error', `The payments provider did not cancel ${what}: ${error instanceof Error ? error.message : String(error)}. Nothing was deleted; try again.`);
+    };
+    // Each cancellation the provider confirmed is recorded at once (its event follows), so a delete
+    // tried again after a failure does not ask to cancel it twice.
+    const platform = await q.livePlatformSubscription(this.db, apiId);
+    if (platform) {
+      await provider.cancelSubscription({ accountId: null, subscriptionId: platform.subscription_id, atPeriodEnd: false }).catch((error) => failed(`the platform subscription ${platform.subscription_id}`, error));
+      await q.setPlatformSubscriptionStatus(this.db, platform.subscription_id, 'canceled', this.clock.now());
+    }
+    const account = await q.accountOf(this.db, apiId);
+    for (const sub of await q.liveCustomerSubscriptions(this.db, apiId)) {
+      // An account disconnected from the platform cannot be acted on; its owner ends those in their own dashboard.
+      if (!account || account.disconnected_at || account.account_id !== sub.account_id) continue;
+      await provider.cancelSubscription({ accountId: sub.account_id, subscriptionId: sub.subscription_id!, atPeriodEnd: false }).catch((error) => failed(`the subscription ${sub.subscription_id} of customer ${sub.name} (${sub.customer_id})`, error));
+      await this.db.transaction().execute((trx) => this.customers.applyProviderBilling(trx, apiId, sub.customer_id, { plan_id: null, plan_source: '', subscription_status: 'canceled' }));
+    }
+  }
+
   /** Makes provider prices for an API's plans that lack a current one; failures are kept on the plan and retried by the job. */
   async syncPlans(apiId: string): Promise<number> {
     if (!this.provider) return 0;
