@@ -7,7 +7,7 @@ import type { AuditService } from '../audit/service.js';
 import { actorOf, type Caller } from '../console/caller.js';
 import type { CustomerService } from '../customers/service.js';
 import type { PlanService } from '../plans/service.js';
-import type { PaymentEvents, WebhookOutcome } from './events.js';
+import type { FollowUps, PaymentEvents, WebhookOutcome } from './events.js';
 import type { MailOutbox } from '../platform/mail/outbox.js';
 import { PlatformPlanService } from './platform-plans.js';
 import { syncPlansOf } from './plan-sync.js';
@@ -340,7 +340,7 @@ export class PaymentsService {
       if (outcome.ok && !outcome.duplicate) void this.receipts.deliverPending().catch(this.onError);
       return outcome;
     }).then(async (outcome) => {
-      if (outcome.ok && outcome.cancelPlatform) await this.platformPlans.cancelDuplicates(outcome.cancelPlatform);
+      if (outcome.ok && outcome.followUps) await this.#followUp(outcome.followUps);
       return outcome;
     });
   }
@@ -371,6 +371,15 @@ export class PaymentsService {
       await provider.cancelSubscription({ accountId: sub.account_id, subscriptionId: sub.subscription_id!, atPeriodEnd: false }).catch((error) => failed(`the subscription ${sub.subscription_id} of customer ${sub.name} (${sub.customer_id})`, error));
       await this.db.transaction().execute((trx) => this.customers.applyProviderBilling(trx, apiId, sub.customer_id, { plan_id: null, plan_source: '', subscription_status: 'canceled' }));
     }
+  }
+
+  /** What an event asked of the provider once committed; a failure is logged (the provider's dashboard shows what is left). */
+  async #followUp(followUps: FollowUps): Promise<void> {
+    const provider = this.provider;
+    if (!provider) return;
+    await this.platformPlans.cancelDuplicates(followUps.cancelPlatform);
+    for (const sub of followUps.cancel) await provider.cancelSubscription({ accountId: sub.accountId, subscriptionId: sub.subscriptionId, atPeriodEnd: false }).catch(this.onError);
+    for (const payment of followUps.refund) await provider.refundInvoice(payment).catch(this.onError);
   }
 
   /** Makes provider prices for an API's plans that lack a current one; failures are kept on the plan and retried by the job. */
