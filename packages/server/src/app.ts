@@ -163,7 +163,7 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
       return new Map(apiIds.map((id) => [id, { customers: customerCounts.get(id) ?? 0, monthRequests: requests.get(id) ?? 0 }]));
     },
     (trx, apiId) => customers.refreshPolicies(trx, apiId),
-    { paymentsOut: (apiId) => payments.paymentsOut(apiId), purchasable: (plan) => payments.purchasable(plan) },
+    { paymentsOut: (apiId) => payments.paymentsOut(apiId), purchasable: (plan) => payments.purchasable(plan), endBilling: (apiId) => payments.endBilling(apiId) },
     (api) => domains.domainOut(api),
   );
   const domains: DomainService = new DomainService(db, clock, audit, apis, new DnsChecker(config.dnsServers, config.customDomains.caaIssuers), rateLimits, {

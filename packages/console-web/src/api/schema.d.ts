@@ -162,7 +162,10 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        /** Delete an API with its customers and ledger (admin) */
+        /**
+         * Delete an API with its customers and ledger (owner)
+         * @description Cancels the platform subscription and every customer subscription at the payments provider at once (no further invoice), then deletes. A failure at the provider answers 502 naming the subscription, and nothing is deleted.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -219,6 +222,15 @@ export interface paths {
                 };
                 /** @description Default Response */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                502: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -42,6 +42,8 @@ export interface PaymentsOutShape {
 export interface PaymentsView {
   paymentsOut(apiId: string): Promise<PaymentsOutShape>;
   purchasable(plan: PlatformPlan): boolean;
+  /** Ends every subscription of the API at the provider at once; throws a problem naming the one that failed. */
+  endBilling(apiId: string): Promise<void>;
 }
 
 /** What the domains capability tells ApiOut: spec 2.1 DomainOut (domains/service.ts). */
@@ -428,8 +430,14 @@ export class ApiService {
     return this.#out(row, role);
   }
 
+  /**
+   * Deletes an API (workspace owners: it ends what the owner and every customer pay for). Every
+   * subscription is canceled at the provider first, at once and without a further invoice; a
+   * failure there stops here, with nothing deleted (issue 23 item 3).
+   */
   async remove(caller: Caller, apiId: string): Promise<void> {
-    const { api } = await this.access(caller, apiId, 'admin');
+    const { api } = await this.access(caller, apiId, 'owner');
+    await this.payments.endBilling(apiId);
     await this.db.transaction().execute(async (trx) => {
       await q.deleteApi(trx, apiId);
       await this.audit.record(trx, actorOf(caller), {

@@ -171,6 +171,12 @@ export class DevProvider implements PaymentsProvider {
     await this.emit(type, this.#subscriptionObject(input.subscriptionId, sub, sub.status), input.accountId);
   }
 
+  async refundInvoice(input: { accountId: string; invoiceId: string }) {
+    const row = await store.get(this.db, input.invoiceId, 'invoice');
+    if (!row || row.account_id !== input.accountId) throw new Error(`no invoice ${input.invoiceId}`);
+    await this.refund(input.invoiceId);
+  }
+
   async resumeSubscription(input: { accountId: string | null; subscriptionId: string }) {
     const { sub: before } = await this.#subscriptionRow(input.accountId, input.subscriptionId);
     if (before.status === 'canceled') throw new Error(`subscription ${input.subscriptionId} is canceled`);

@@ -24,8 +24,16 @@ export const MICRO_PER_CENT = 10_000;
 /** How long a past-due subscription (a customer's, or an owner's platform plan) keeps its plan. */
 export const PAST_DUE_GRACE_MS = 7 * DAY;
 
-/** `cancelPlatform`: duplicate platform subscriptions to cancel at the provider now that the event is committed. */
-export type WebhookOutcome = { ok: true; duplicate: boolean; outcome: string; cancelPlatform?: string[] } | { ok: false };
+/**
+ * What the provider is asked once the event is committed: `cancelPlatform`, duplicate platform
+ * subscriptions; `cancel` and `refund`, a subscription to a plan deleted meanwhile and its payment.
+ */
+export interface FollowUps {
+  cancelPlatform: string[];
+  cancel: { accountId: string; subscriptionId: string }[];
+  refund: { accountId: string; invoiceId: string; paymentIntentId: string | null }[];
+}
+export type WebhookOutcome = { ok: true; duplicate: boolean; outcome: string; followUps?: FollowUps } | { ok: false };
 
 /**
  * The webhook path of every provider: the signature on the raw body, then the event recorded by its
@@ -54,10 +62,11 @@ export class PaymentEvents {
     const result = await this.db.transaction().execute(async (trx) => {
       const fresh = await q.recordEvent(trx, { provider, event_id: verified.id, type: verified.type, account_id: verified.accountId, received_at: this.clock.now() });
       if (!fresh) return { ok: true as const, duplicate: true, outcome: 'duplicate' };
-      const cancelPlatform: string[] = [];
-      const outcome = await this.#apply(trx, provider, verified.meaning, verified.at, cancelPlatform);
+      const followUps: FollowUps = { cancelPlatform: [], cancel: [], refund: [] };
+      const outcome = await this.#apply(trx, provider, verified.meaning, verified.at, followUps);
       await q.setEventOutcome(trx, provider, verified.id, outcome);
-      return { ok: true as const, duplicate: false, outcome, ...(cancelPlatform.length ? { cancelPlatform } : {}) };
+      const any = followUps.cancelPlatform.length + followUps.cancel.length + followUps.refund.length > 0;
+      return { ok: true as const, duplicate: false, outcome, ...(any ? { followUps } : {}) };
     });
     // Mail an applied event queued (a failed renewal or automatic top-up) goes now that it is
     // committed; a kick with nothing queued is one cheap query, and kicks coalesce.
@@ -90,7 +99,7 @@ export class PaymentEvents {
     return credited.outcome;
   }
 
-  async #apply(trx: Trx, provider: ProviderName, event: PaymentEvent, at: Date, cancelPlatform: string[]): Promise<string> {
+  async #apply(trx: Trx, provider: ProviderName, event: PaymentEvent, at: Date, followUps: FollowUps): Promise<string> {
     const now = this.clock.now();
     switch (event.kind) {
       case 'ignored':
@@ -132,7 +141,7 @@ export class PaymentEvents {
         return 'card saved';
       }
       case 'subscription':
-        return this.#subscription(trx, provider, event, at);
+        return this.#subscription(trx, provider, event, at, followUps);
       case 'charge_refunded':
         return applyRefund(trx, this.#reversals(provider), event);
       case 'dispute':
@@ -140,7 +149,11 @@ export class PaymentEvents {
       case 'invoice_paid': {
         if (!(await this.#ownedBy(trx, provider, event.apiId, event.accountId))) return 'ignored: account not connected to the API';
         const plan = await this.plans.find(trx, event.apiId, event.planId);
-        if (!plan) return 'ignored: no such plan';
+        if (!plan) {
+          // Paid for a plan deleted meanwhile: the money goes back (a deactivated plan still exists and is honoured).
+          followUps.refund.push({ accountId: event.accountId, invoiceId: event.invoiceId, paymentIntentId: event.paymentIntentId });
+          return 'plan deleted: the payment is refunded';
+        }
         // The invoice joins the portal's receipts once, with the credit it added (none for a
         // plan without credit, or when this payment was credited before under another event).
         const credited = plan.credit_micro > 0 ? await this.#credit(trx, event, 'plan_credit', plan.credit_micro, event.invoiceId, `Credit of plan ${plan.name}`) : { outcome: 'no plan credit', applied: false };
@@ -152,18 +165,26 @@ export class PaymentEvents {
         return this.#invoiceFailed(trx, provider, event, at);
       case 'platform_subscription': {
         const applied = await applyPlatformSubscription(trx, { apis: this.apis, clock: this.clock, audit: this.audit, outbox: this.outbox }, event, at, PAST_DUE_GRACE_MS);
-        if (applied.cancelAtProvider) cancelPlatform.push(applied.cancelAtProvider);
+        if (applied.cancelAtProvider) followUps.cancelPlatform.push(applied.cancelAtProvider);
         return applied.outcome;
       }
     }
   }
 
-  async #subscription(trx: Trx, provider: ProviderName, event: Extract<PaymentEvent, { kind: 'subscription' }>, at: Date): Promise<string> {
+  async #subscription(trx: Trx, provider: ProviderName, event: Extract<PaymentEvent, { kind: 'subscription' }>, at: Date, followUps: FollowUps): Promise<string> {
     if (!(await this.#ownedBy(trx, provider, event.apiId, event.accountId))) return 'ignored: account not connected to the API';
     // The plan before the customer (docs/architecture.md, lock order): a deletion of the plan waits
     // for this event, or this event finds the plan gone.
     const plan = await this.customers.lockPlanForAssignment(trx, event.apiId, event.planId);
-    if (!plan) return 'ignored: no such plan';
+    if (!plan) {
+      // The plan was deleted while the checkout was open: a subscription to nothing is ended at once
+      // rather than left to renew (issue 23 item 4); its payment is refunded with its invoice.
+      if (['active', 'trialing', 'past_due'].includes(event.status)) {
+        followUps.cancel.push({ accountId: event.accountId, subscriptionId: event.subscriptionId });
+        return 'plan deleted: the subscription is canceled at the provider';
+      }
+      return 'ignored: no such plan';
+    }
     // Events of one customer's subscription take turns (the order check reads what the last applied).
     await this.ledger.lockCustomers(trx, event.apiId, [event.customerId]);
     const customer = await this.customers.findRow(trx, event.apiId, event.customerId);

@@ -76,6 +76,8 @@ export interface PaymentsProvider {
   switchSubscription(input: { accountId: string; subscriptionId: string; apiId: string; customerId: string; planId: string; priceId: string }): Promise<void>;
   /** Cancels at the end of the paid period or at once (no further invoice). `accountId` null: the platform's own account. */
   cancelSubscription(input: { accountId: string | null; subscriptionId: string; atPeriodEnd: boolean }): Promise<void>;
+  /** Refunds a paid invoice in full on the owner's account (a payment for a plan that no longer exists). */
+  refundInvoice(input: { accountId: string; invoiceId: string; paymentIntentId: string | null }): Promise<void>;
   /** Undoes a cancellation at period end before the period is over. */
   resumeSubscription(input: { accountId: string | null; subscriptionId: string }): Promise<void>;
   /** Hosted page that saves a card for later off-session charges (auto-recharge). */

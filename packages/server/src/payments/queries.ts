@@ -361,3 +361,16 @@ export function platformSubscriptionById(trx: Trx, subscriptionId: string) {
 export async function resetGraceWarning(trx: Trx, subscriptionId: string) {
   await trx.updateTable('platform_subscriptions').set({ grace_warned_at: null }).where('subscription_id', '=', subscriptionId).where('grace_warned_at', 'is not', null).execute();
 }
+
+/** Customers of an API whose subscription at the provider still bills (deleting the API ends them). */
+export function liveCustomerSubscriptions(db: Executor, apiId: string) {
+  return db
+    .selectFrom('payment_customers as p')
+    .innerJoin('customers as c', (join) => join.onRef('c.id', '=', 'p.customer_id').onRef('c.api_id', '=', 'p.api_id'))
+    .select(['p.customer_id', 'p.account_id', 'p.subscription_id', 'c.name'])
+    .where('p.api_id', '=', apiId)
+    .where('p.subscription_id', 'is not', null)
+    .where('c.plan_source', '=', 'provider')
+    .where('c.subscription_status', 'in', ['trialing', 'active', 'past_due'])
+    .execute();
+}

@@ -7,7 +7,7 @@ import type { AuditService } from '../audit/service.js';
 import { actorOf, type Caller } from '../console/caller.js';
 import type { CustomerService } from '../customers/service.js';
 import type { PlanService } from '../plans/service.js';
-import type { PaymentEvents, WebhookOutcome } from './events.js';
+import type { FollowUps, PaymentEvents, WebhookOutcome } from './events.js';
 import type { MailOutbox } from '../platform/mail/outbox.js';
 import { PlatformPlanService } from './platform-plans.js';
 import { syncPlansOf } from './plan-sync.js';
@@ -340,9 +340,46 @@ export class PaymentsService {
       if (outcome.ok && !outcome.duplicate) void this.receipts.deliverPending().catch(this.onError);
       return outcome;
     }).then(async (outcome) => {
-      if (outcome.ok && outcome.cancelPlatform) await this.platformPlans.cancelDuplicates(outcome.cancelPlatform);
+      if (outcome.ok && outcome.followUps) await this.#followUp(outcome.followUps);
       return outcome;
     });
+  }
+
+  /**
+   * Before an API is deleted: its platform subscription and every customer subscription end at the
+   * provider at once, without a further invoice. The first failure stops it with a problem naming
+   * the subscription; those canceled before stay canceled (their events apply), nothing is deleted.
+   */
+  async endBilling(apiId: string): Promise<void> {
+    const provider = this.provider;
+    if (!provider) return;
+    const failed = (what: string, error: unknown): never => {
+      this.onError(error);
+      throw new Problem('provider_error', `The payments provider did not cancel ${what}: ${error instanceof Error ? error.message : String(error)}. Nothing was deleted; try again.`);
+    };
+    // Each cancellation the provider confirmed is recorded at once (its event follows), so a delete
+    // tried again after a failure does not ask to cancel it twice.
+    const platform = await q.livePlatformSubscription(this.db, apiId);
+    if (platform) {
+      await provider.cancelSubscription({ accountId: null, subscriptionId: platform.subscription_id, atPeriodEnd: false }).catch((error) => failed(`the platform subscription ${platform.subscription_id}`, error));
+      await q.setPlatformSubscriptionStatus(this.db, platform.subscription_id, 'canceled', this.clock.now());
+    }
+    const account = await q.accountOf(this.db, apiId);
+    for (const sub of await q.liveCustomerSubscriptions(this.db, apiId)) {
+      // An account disconnected from the platform cannot be acted on; its owner ends those in their own dashboard.
+      if (!account || account.disconnected_at || account.account_id !== sub.account_id) continue;
+      await provider.cancelSubscription({ accountId: sub.account_id, subscriptionId: sub.subscription_id!, atPeriodEnd: false }).catch((error) => failed(`the subscription ${sub.subscription_id} of customer ${sub.name} (${sub.customer_id})`, error));
+      await this.db.transaction().execute((trx) => this.customers.applyProviderBilling(trx, apiId, sub.customer_id, { plan_id: null, plan_source: '', subscription_status: 'canceled' }));
+    }
+  }
+
+  /** What an event asked of the provider once committed; a failure is logged (the provider's dashboard shows what is left). */
+  async #followUp(followUps: FollowUps): Promise<void> {
+    const provider = this.provider;
+    if (!provider) return;
+    await this.platformPlans.cancelDuplicates(followUps.cancelPlatform);
+    for (const sub of followUps.cancel) await provider.cancelSubscription({ accountId: sub.accountId, subscriptionId: sub.subscriptionId, atPeriodEnd: false }).catch(this.onError);
+    for (const payment of followUps.refund) await provider.refundInvoice(payment).catch(this.onError);
   }
 
   /** Makes provider prices for an API's plans that lack a current one; failures are kept on the plan and retried by the job. */

@@ -125,6 +125,12 @@ export class StripeProvider implements PaymentsProvider {
     else await this.#stripe.subscriptions.cancel(input.subscriptionId, { invoice_now: false, prorate: false }, opts);
   }
 
+  async refundInvoice(input: { accountId: string; invoiceId: string; paymentIntentId: string | null }) {
+    const opts = { stripeAccount: input.accountId, idempotencyKey: `gh-refund-${input.invoiceId}` };
+    if (!input.paymentIntentId) throw new Error(`invoice ${input.invoiceId} names no payment intent to refund`);
+    await this.#stripe.refunds.create({ payment_intent: input.paymentIntentId, reason: 'requested_by_customer', metadata: { gh_reason: 'plan_deleted', gh_invoice: input.invoiceId } }, opts);
+  }
+
   async resumeSubscription(input: { accountId: string | null; subscriptionId: string }) {
     await this.#stripe.subscriptions.update(input.subscriptionId, { cancel_at_period_end: false }, input.accountId ? { stripeAccount: input.accountId } : {});
   }

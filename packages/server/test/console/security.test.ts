@@ -81,7 +81,7 @@ const routes: Record<string, RouteRule> = {
   'POST /api/workspaces/{ws}/apis': { access: 'editor' },
   'GET /api/apis/{api}': { access: 'viewer' },
   'PATCH /api/apis/{api}': { access: 'editor' },
-  'DELETE /api/apis/{api}': { access: 'admin' },
+  'DELETE /api/apis/{api}': { access: 'owner' },
   'GET /api/apis/{api}/secret': { access: 'admin' },
   'POST /api/apis/{api}/secret/rotate': { access: 'admin', body: { grace_hours: 24 } },
   'PUT /api/apis/{api}/logo': { access: 'editor', body: { logo_url: 'https://example.com/logo.png' } },
