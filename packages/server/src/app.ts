@@ -34,6 +34,7 @@ import { devOutboxTransport, smtpTransport, type MailTransport } from './platfor
 import { createMetrics } from './platform/metrics.js';
 import { RateLimits } from './platform/rate-limit.js';
 import { operationalRoutes } from './platform/http/operational-routes.js';
+import { Lifecycle } from './platform/lifecycle.js';
 import compress from '@fastify/compress';
 import { PlatformPlans } from './apis/platform-plans.js';
 import { apiRoutes } from './apis/routes.js';
@@ -76,6 +77,8 @@ import { PaymentReceipts } from './payments/receipts.js';
 import { AutoRecharge } from './payments/auto-recharge.js';
 import { LowBalanceAlerts } from './payments/low-balance.js';
 import { paymentRoutes } from './payments/routes.js';
+import { customerPaymentRoutes } from './payments/customer-routes.js';
+import { CustomerSubscriptions } from './payments/customer-subscriptions.js';
 import { PaymentsService } from './payments/service.js';
 import { StripeProvider } from './payments/stripe-provider.js';
 import { webhookRoutes } from './payments/webhook-routes.js';
@@ -178,9 +181,10 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   const receipts = new PaymentReceipts(db, clock, outbox, apis, customers, provider, onError);
   const autoRecharge = new AutoRecharge(db, clock, outbox, audit, apis, customers, (input) => payments.chargeAutoRecharge(input), onError);
   const paymentEvents = new PaymentEvents(db, clock, apis, customers, ledger, plans, audit, receipts, autoRecharge, outbox);
-  const payments: PaymentsService = new PaymentsService(db, clock, audit, apis, customers, plans, provider, paymentEvents, receipts, autoRecharge, new LowBalanceAlerts(db, outbox, apis, customers), config.baseUrl, onError);
+  const payments: PaymentsService = new PaymentsService(db, clock, audit, apis, customers, plans, provider, paymentEvents, receipts, autoRecharge, new LowBalanceAlerts(db, outbox, apis, customers), config.baseUrl, onError, outbox);
   // The development provider sends its events through the webhook path, as a request to it would.
   devProvider?.deliverTo((raw, signature) => payments.receiveWebhook('dev', raw, signature));
+  const customerSubscriptions = new CustomerSubscriptions(db, audit, apis, customers, payments, receipts);
   const stats: StatsService = new StatsService(db, clock, apis, customers, ledger, (apiId) => payments.ready(apiId));
   const snapshots = new SnapshotService(db, clock, apis);
   // Per-node caches and the notifications that keep them true; buildApp starts listening.
@@ -223,11 +227,12 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
     allowanceThresholdJob(apis),
   ];
   const scheduler = new Scheduler(db, jobs, (job, error) => onError(new Error(`job ${job} failed: ${String(error)}`)));
+  const lifecycle = new Lifecycle();
   return {
     config, clock, db, database: deps.database, devOutbox, metrics, box, rateLimits, outbox, audit, accounts, workspaces, auth,
     platformPlans, apis, domains, ledger, customers, customerInvitations, customerMembers, customerPortalView, plans, stats, snapshots, usage, scheduler, signingKeys, registry, people,
-    personSessions, personAccounts, tokens, authorization, tokenBuckets, logos, payments, devProvider, metadataDocuments, clients, registration, endUserKeys, keyIntrospector,
-    changes, issuerReads, webhooks, webhookDelivery,
+    personSessions, personAccounts, tokens, authorization, tokenBuckets, logos, payments, customerSubscriptions, devProvider, metadataDocuments, clients, registration, endUserKeys, keyIntrospector,
+    changes, issuerReads, webhooks, webhookDelivery, lifecycle,
   };
 }
 
@@ -300,13 +305,19 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   app.addHook('onSend', async (_request, reply) => {
     if (closing) reply.header('connection', 'close');
   });
+  // In-flight requests by route pattern, for the log line of a shutdown that has to abandon them.
+  app.addHook('onRequest', async (request) => {
+    services.lifecycle.requestStarted(request.id, `${request.method} ${request.routeOptions.url ?? '(no route)'}`);
+  });
+  app.addHook('onRequestAbort', async (request) => services.lifecycle.requestEnded(request.id));
   app.addHook('onResponse', async (request, reply) => {
+    services.lifecycle.requestEnded(request.id);
     const labels = { route: request.routeOptions.url ?? 'unmatched', method: request.method, status: String(reply.statusCode) };
     services.metrics.requests.inc(labels);
     services.metrics.latency.observe(labels, reply.elapsedTime / 1000);
   });
 
-  await app.register(operationalRoutes({ db: services.db, metrics: services.metrics }));
+  await app.register(operationalRoutes({ db: services.db, metrics: services.metrics, lifecycle: services.lifecycle }));
   // The reverse proxy's question before it gets a certificate (Caddy's on-demand TLS `ask`).
   await app.register(tlsRoutes(services.domains));
 
@@ -331,6 +342,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       await api.register(planRoutes(services.plans));
       await api.register(statsRoutes(services.stats));
       await api.register(paymentRoutes(services.payments));
+      await api.register(customerPaymentRoutes(services.customerSubscriptions));
       await api.register(domainRoutes(services.domains));
       await api.register(signinSettingsRoutes(services.registry, services.people));
       await api.register(webhookEndpointRoutes(services.webhooks));

@@ -40,6 +40,10 @@ export interface Config {
   dnsServers: string[];
   /** Custom domains (issue 17): where owners point them, and the authorities CAA must allow. */
   customDomains: { cnameTarget: string; caaIssuers: string[] };
+  /** After a stop signal: time /readyz answers 503 while requests are still served, before closing. */
+  shutdownDrainS: number;
+  /** After closing begins: time in-flight requests and background work get before they are abandoned. */
+  shutdownGraceS: number;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -181,6 +185,8 @@ export function loadConfig(env: Env = process.env, terminal: boolean = Boolean(p
   if (headersTimeoutS > requestTimeoutS) throw new ConfigError('HEADERS_TIMEOUT_S', `cannot be longer than REQUEST_TIMEOUT_S (${requestTimeoutS})`);
   const maxConnectionsPerAddress = integer(env, 'MAX_CONNECTIONS_PER_ADDRESS', 100, 0, 1_000_000);
   const outboundAllowPrivate = env.UNSAFE_OUTBOUND_PRIVATE === 'true';
+  const shutdownDrainS = integer(env, 'SHUTDOWN_DRAIN_S', 0, 0, 600);
+  const shutdownGraceS = integer(env, 'SHUTDOWN_GRACE_S', 10, 1, 600);
   if (outboundAllowPrivate && production) throw new ConfigError('UNSAFE_OUTBOUND_PRIVATE', 'cannot be on when NODE_ENV=production');
   return {
     port,
@@ -206,5 +212,7 @@ export function loadConfig(env: Env = process.env, terminal: boolean = Boolean(p
     payments: paymentsConfig(env, production),
     dnsServers: dnsServers(env),
     customDomains: customDomains(env, portalDomain),
+    shutdownDrainS,
+    shutdownGraceS,
   };
 }

@@ -9,6 +9,7 @@ import { ConfigError, loadConfig, type Config } from './config.js';
 import { systemClock } from './platform/clock.js';
 import { openDatabase } from './platform/db/database.js';
 import { migrate } from './platform/db/migrate.js';
+import { shutdownOnSignals } from './platform/shutdown.js';
 
 const USAGE = `Usage: gatehouse [command]
 
@@ -89,22 +90,24 @@ async function serve(config: Config) {
   const firstRun = applied.length > 0 && !config.production;
   say(listeningReport(config, { devOutbox: !config.production && services.devOutbox, listenAddress: address, firstRun }));
 
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    app.log.info(`${signal}: finishing in-flight requests`);
-    // app.close stops accepting, lets running requests finish, then closes idle connections.
-    await app.close();
-    await services.scheduler.stop();
-    await services.webhookDelivery.stop();
-    await services.outbox.stop();
-    redis?.disconnect();
-    await database.close();
-    process.exit(0);
-  };
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('SIGINT', () => void shutdown('SIGINT'));
+  const onSignal = shutdownOnSignals({
+    lifecycle: services.lifecycle,
+    drainMs: config.shutdownDrainS * 1000,
+    graceMs: config.shutdownGraceS * 1000,
+    log: { info: (line) => app.log.info(line), error: (line) => app.log.error(line) },
+    exit: (code) => process.exit(code),
+    steps: [
+      // app.close stops accepting, lets running requests finish, then closes idle connections.
+      { name: 'HTTP requests', run: () => app.close(), open: () => services.lifecycle.openRequests() },
+      { name: 'scheduled jobs', run: () => services.scheduler.stop() },
+      { name: 'webhook deliveries', run: () => services.webhookDelivery.stop() },
+      { name: 'mail outbox', run: () => services.outbox.stop(), open: () => services.outbox.inFlight() },
+      { name: 'redis', run: () => redis?.disconnect() },
+      { name: 'database pool', run: () => database.close() },
+    ],
+  });
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
+  process.on('SIGINT', () => onSignal('SIGINT'));
 }
 
 /** A bad setting is the operator's to fix: one line naming it, no stack trace. */

@@ -52,6 +52,10 @@ export function findApiBySecretHash(db: Db, hash: string, now: Date) {
  * APIs whose platform plan has ended and is not `free` yet: past due beyond the grace, or canceled
  * (at the period's end) with the period over.
  */
+export function apisWithGraceEndingBefore(db: Executor, cutoff: Date) {
+  return db.selectFrom('apis').select(['id', 'name', 'workspace_id', 'platform_plan', 'plan_grace_until']).where('platform_plan', '<>', 'free').where('plan_status', '=', 'past_due').where('plan_grace_until', '<', cutoff).limit(1000).execute();
+}
+
 export function apisWithEndedPlatformPlans(db: Executor, now: Date) {
   return db
     .selectFrom('apis')
@@ -105,8 +109,18 @@ export function allowanceCandidates(db: Executor, month: string, after: string, 
     .execute();
 }
 
+/**
+ * The API row held FOR NO KEY UPDATE until the transaction ends: writers of the API take turns
+ * while inserts that reference the row (usage reports, FOR KEY SHARE through their foreign keys)
+ * neither wait for them nor keep them waiting.
+ */
+export async function lockApiAmongWriters(trx: Trx, apiId: string): Promise<void> {
+  await trx.selectFrom('apis').select('id').where('id', '=', apiId).forNoKeyUpdate().execute();
+}
+
+/** The allowance columns under the same lock as {@link lockApiAmongWriters}. */
 export function lockAllowance(trx: Trx, apiId: string) {
-  return trx.selectFrom('apis').select(['allowance_month', 'allowance_level']).where('id', '=', apiId).forUpdate().executeTakeFirst();
+  return trx.selectFrom('apis').select(['allowance_month', 'allowance_level']).where('id', '=', apiId).forNoKeyUpdate().executeTakeFirst();
 }
 
 export async function setAllowanceLevel(trx: Trx, apiId: string, month: string, level: number) {

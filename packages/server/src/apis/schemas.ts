@@ -3,7 +3,7 @@ import { Body, RoleName, Timestamp } from '../console/common-schemas.js';
 
 const Int64 = (options: object = {}) => Type.Integer({ minimum: -9007199254740991, maximum: 9007199254740991, ...options });
 /** An http(s) address, or empty to clear it. */
-const WebUrl = Type.Union([Type.Literal(''), Type.String({ maxLength: 300, format: 'uri', pattern: '^https?://' })]);
+const WebUrl = Type.Union([Type.Literal(''), Type.String({ maxLength: 300, format: 'http-url', pattern: '^https?://' })]);
 export const StatusCode = Type.Integer({ minimum: 100, maximum: 599 });
 
 export const DomainOut = Type.Object({

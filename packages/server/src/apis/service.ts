@@ -142,6 +142,21 @@ export class ApiService {
     await q.updateApi(trx, apiId, { ...state, updated_at: this.clock.now() });
   }
 
+  /** Who is mailed about an API's platform plan: the owners of its workspace. */
+  ownerContacts(db: Db | Trx, workspaceId: string): Promise<string[]> {
+    return this.workspaces.ownerContacts(db, workspaceId);
+  }
+
+  /** The console's page of an API's platform plan (where owner mails point). */
+  planPageUrl(apiId: string): string {
+    return `${this.urls.baseUrl}/apis/${apiId}/plan`;
+  }
+
+  /** APIs whose past-due platform plan's grace ends before `cutoff` (the owner is warned). */
+  platformGracesEndingBefore(cutoff: Date) {
+    return q.apisWithGraceEndingBefore(this.db, cutoff);
+  }
+
   /** APIs whose platform plan ran out: past due beyond its grace, or canceled past its period. */
   platformPlansEnded(now: Date) {
     return q.apisWithEndedPlatformPlans(this.db, now);
@@ -351,7 +366,7 @@ export class ApiService {
       // Checked on the row as it is under its lock: two updates at once (one lowering an amount,
       // one raising the minimum) cannot each pass against the other's old value.
       if ('topup_amounts_cents' in changed || 'min_topup_cents' in changed) {
-        await this.lockForUpdate(trx, apiId);
+        await this.lockAmongWriters(trx, apiId);
         const current = (await q.findApi(trx, apiId))!;
         checkTopUpAmounts(changed.topup_amounts_cents ?? current.topup_amounts_cents, changed.min_topup_cents ?? current.min_topup_cents, 'topup_amounts_cents' in changed);
       }
@@ -500,9 +515,20 @@ export class ApiService {
     return row.snapshot_stamped_at!;
   }
 
-  /** Locks an API's row for the rest of the transaction: creations that count against its limits take turns. */
-  async lockForUpdate(trx: Trx, apiId: string): Promise<void> {
-    await trx.selectFrom('apis').select('id').where('id', '=', apiId).forUpdate().execute();
+  /**
+   * Locks an API's row for the rest of the transaction, so writers that count against its limits
+   * (customers, registered apps, webhook endpoints, the test customer, plan changes) take turns.
+   * FOR NO KEY UPDATE conflicts with itself but not with the FOR KEY SHARE that every insert
+   * referencing the API takes through its foreign key: under FOR UPDATE a stream of usage reports
+   * kept such writers waiting as long as it lasted (docs/decisions.md, "The API row's lock").
+   */
+  async lockAmongWriters(trx: Trx, apiId: string): Promise<void> {
+    await q.lockApiAmongWriters(trx, apiId);
+  }
+
+  /** @deprecated the old name of {@link lockAmongWriters}, still called in payments/ and customers/service.ts; it takes the same lock. */
+  lockForUpdate(trx: Trx, apiId: string): Promise<void> {
+    return this.lockAmongWriters(trx, apiId);
   }
 
   async markFirstUsage(trx: Trx, apiId: string, at: Date) {

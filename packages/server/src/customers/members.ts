@@ -114,7 +114,7 @@ export class CustomerMembers {
   async joinOnVisit(apiId: string, person: PersonRef): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
       // The API row's lock makes two first visits at once take turns: the second finds the first's customer.
-      await this.apis.lockForUpdate(trx, apiId);
+      await this.apis.lockAmongWriters(trx, apiId);
       if ((await mq.membershipsOfPerson(trx, apiId, person.id)).length > 0) return;
       await this.joinOnSignup(trx, apiId, person);
     });

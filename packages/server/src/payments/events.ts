@@ -16,6 +16,7 @@ import type { AutoRecharge } from './auto-recharge.js';
 import { readEvent, verifyEvent, type PaymentEvent } from './stripe-events.js';
 import { nextSubscriptionState } from './subscriptions.js';
 import { raisePaymentFailed } from './webhook-events.js';
+import { applyDispute, applyRefund, type ReversalDeps } from './refunds.js';
 import type { ProviderName } from './tables.js';
 
 /** Credit of one cent (issue 13: a top-up adds cents × 10,000 micro units). */
@@ -23,7 +24,8 @@ export const MICRO_PER_CENT = 10_000;
 /** How long a past-due subscription (a customer's, or an owner's platform plan) keeps its plan. */
 export const PAST_DUE_GRACE_MS = 7 * DAY;
 
-export type WebhookOutcome = { ok: true; duplicate: boolean; outcome: string } | { ok: false };
+/** `cancelPlatform`: duplicate platform subscriptions to cancel at the provider now that the event is committed. */
+export type WebhookOutcome = { ok: true; duplicate: boolean; outcome: string; cancelPlatform?: string[] } | { ok: false };
 
 /**
  * The webhook path of every provider: the signature on the raw body, then the event recorded by its
@@ -52,9 +54,10 @@ export class PaymentEvents {
     const result = await this.db.transaction().execute(async (trx) => {
       const fresh = await q.recordEvent(trx, { provider, event_id: verified.id, type: verified.type, account_id: verified.accountId, received_at: this.clock.now() });
       if (!fresh) return { ok: true as const, duplicate: true, outcome: 'duplicate' };
-      const outcome = await this.#apply(trx, provider, verified.meaning, verified.at);
+      const cancelPlatform: string[] = [];
+      const outcome = await this.#apply(trx, provider, verified.meaning, verified.at, cancelPlatform);
       await q.setEventOutcome(trx, provider, verified.id, outcome);
-      return { ok: true as const, duplicate: false, outcome };
+      return { ok: true as const, duplicate: false, outcome, ...(cancelPlatform.length ? { cancelPlatform } : {}) };
     });
     // Mail an applied event queued (a failed renewal or automatic top-up) goes now that it is
     // committed; a kick with nothing queued is one cheap query, and kicks coalesce.
@@ -68,6 +71,10 @@ export class PaymentEvents {
     return !!account && account.provider === provider && account.account_id === accountId;
   }
 
+  #reversals(provider: ProviderName): ReversalDeps {
+    return { ledger: this.ledger, now: () => this.clock.now(), ownedBy: (trx, apiId, accountId) => this.#ownedBy(trx, provider, apiId, accountId) };
+  }
+
   async #credit(trx: Trx, event: { apiId: string; customerId: string }, kind: LedgerKind, amountMicro: number, ref: string, note: string): Promise<{ outcome: string; applied: boolean }> {
     const customer = await this.customers.findRow(trx, event.apiId, event.customerId);
     if (!customer) return { outcome: 'ignored: no such customer', applied: false };
@@ -77,13 +84,13 @@ export class PaymentEvents {
   }
 
   /** A payment that bought credit: the ledger entry, and its receipt (mailed after the commit). */
-  async #paid(trx: Trx, event: { accountId: string; apiId: string; customerId: string; objectId: string; amountCents: number }, kind: 'topup' | 'auto_recharge', note: string): Promise<string> {
+  async #paid(trx: Trx, event: { accountId: string; apiId: string; customerId: string; objectId: string; amountCents: number; paymentIntentId: string | null }, kind: 'topup' | 'auto_recharge', note: string): Promise<string> {
     const credited = await this.#credit(trx, event, kind, event.amountCents * MICRO_PER_CENT, event.objectId, note);
-    if (credited.applied) await this.receipts.record(trx, { apiId: event.apiId, customerId: event.customerId, ref: event.objectId, kind, accountId: event.accountId, amountCents: event.amountCents });
+    if (credited.applied) await this.receipts.record(trx, { apiId: event.apiId, customerId: event.customerId, ref: event.objectId, kind, accountId: event.accountId, amountCents: event.amountCents, paymentIntentId: event.paymentIntentId });
     return credited.outcome;
   }
 
-  async #apply(trx: Trx, provider: ProviderName, event: PaymentEvent, at: Date): Promise<string> {
+  async #apply(trx: Trx, provider: ProviderName, event: PaymentEvent, at: Date, cancelPlatform: string[]): Promise<string> {
     const now = this.clock.now();
     switch (event.kind) {
       case 'ignored':
@@ -104,7 +111,7 @@ export class PaymentEvents {
         return this.#paid(trx, event, 'topup', `Top-up of ${(event.amountCents / 100).toFixed(2)}`);
       case 'recharge_succeeded':
         if (!(await this.#ownedBy(trx, provider, event.apiId, event.accountId))) return 'ignored: account not connected to the API';
-        return this.#paid(trx, event, 'auto_recharge', `Automatic top-up of ${(event.amountCents / 100).toFixed(2)}`);
+        return this.#paid(trx, { ...event, paymentIntentId: event.objectId }, 'auto_recharge', `Automatic top-up of ${(event.amountCents / 100).toFixed(2)}`);
       case 'recharge_failed': {
         if (!(await this.#ownedBy(trx, provider, event.apiId, event.accountId))) return 'ignored: account not connected to the API';
         if (!(await this.customers.findRow(trx, event.apiId, event.customerId))) return 'ignored: no such customer';
@@ -126,6 +133,10 @@ export class PaymentEvents {
       }
       case 'subscription':
         return this.#subscription(trx, provider, event, at);
+      case 'charge_refunded':
+        return applyRefund(trx, this.#reversals(provider), event);
+      case 'dispute':
+        return applyDispute(trx, this.#reversals(provider), event);
       case 'invoice_paid': {
         if (!(await this.#ownedBy(trx, provider, event.apiId, event.accountId))) return 'ignored: account not connected to the API';
         const plan = await this.plans.find(trx, event.apiId, event.planId);
@@ -134,13 +145,16 @@ export class PaymentEvents {
         // plan without credit, or when this payment was credited before under another event).
         const credited = plan.credit_micro > 0 ? await this.#credit(trx, event, 'plan_credit', plan.credit_micro, event.invoiceId, `Credit of plan ${plan.name}`) : { outcome: 'no plan credit', applied: false };
         if (!(await this.customers.findRow(trx, event.apiId, event.customerId))) return credited.outcome;
-        await this.receipts.recordInvoice(trx, { apiId: event.apiId, customerId: event.customerId, invoiceId: event.invoiceId, accountId: event.accountId, amountCents: event.amountCents, creditMicro: credited.applied ? plan.credit_micro : 0, planName: plan.name, url: event.url });
+        await this.receipts.recordInvoice(trx, { apiId: event.apiId, customerId: event.customerId, invoiceId: event.invoiceId, accountId: event.accountId, amountCents: event.amountCents, creditMicro: credited.applied ? plan.credit_micro : 0, planName: plan.name, url: event.url, paymentIntentId: event.paymentIntentId });
         return credited.outcome;
       }
       case 'invoice_failed':
         return this.#invoiceFailed(trx, provider, event, at);
-      case 'platform_subscription':
-        return applyPlatformSubscription(trx, { apis: this.apis, clock: this.clock, audit: this.audit }, event, at, PAST_DUE_GRACE_MS);
+      case 'platform_subscription': {
+        const applied = await applyPlatformSubscription(trx, { apis: this.apis, clock: this.clock, audit: this.audit, outbox: this.outbox }, event, at, PAST_DUE_GRACE_MS);
+        if (applied.cancelAtProvider) cancelPlatform.push(applied.cancelAtProvider);
+        return applied.outcome;
+      }
     }
   }
 

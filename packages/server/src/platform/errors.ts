@@ -35,6 +35,8 @@ export const errorCatalog = {
   payments_not_configured: { status: 409, title: 'Payments are not set up on this service' },
   payments_not_ready: { status: 409, title: 'This API cannot take payments yet' },
   payment_state: { status: 409, title: 'The payment state does not allow this' },
+  subscription_managed: { status: 409, title: "The customer's plan follows a subscription at the payments provider" },
+  customer_email_taken: { status: 409, title: 'Another customer of this API has this e-mail address' },
   provider_error: { status: 502, title: 'The payments provider did not answer as expected' },
   unsupported_media_type: { status: 415, title: 'Send application/json' },
   payload_too_large: { status: 413, title: 'The body is too large' },

@@ -121,7 +121,7 @@ export class WebhookService {
     const now = this.clock.now();
     const row = await this.db.transaction().execute(async (trx) => {
       // The API row held while counting, so two creations at once cannot both pass the limit.
-      await this.apis.lockForUpdate(trx, apiId);
+      await this.apis.lockAmongWriters(trx, apiId);
       if ((await q.countEndpoints(trx, apiId)) >= MAX_ENDPOINTS) throw new Problem('webhook_limit', `An API has at most ${MAX_ENDPOINTS} webhook endpoints`);
       const endpoint = await q.insertEndpoint(trx, {
         id: newId('whe'),

@@ -12,7 +12,7 @@ import { connectedAppsCleanupJob } from '../../src/jobs/connected-apps-cleanup.j
 import {
   assertRegistrationError, connectedCode, exchangePublic, freshPath, jwtClaims, metadataDocument, probeClient, publicTokenRequest, register, registerApp, startConnected, startDocumentServer, type DocumentServer,
 } from '../support/connected-apps.js';
-import { assertRedirectedError, authorizeRaw, exchangeCode, introspect, patchSettings, webCode } from '../support/issuer-flows.js';
+import { assertErrorPageWithReturn, assertRedirectedError, authorizeRaw, exchangeCode, introspect, patchSettings, webCode } from '../support/issuer-flows.js';
 import { pkcePair, signedInPerson, tenantFetch, type IssuerFixture } from '../support/issuer.js';
 import { startPersonSession } from '../support/signin.js';
 import { SHIPPED_PLATFORM_PLANS } from '../support/platform-plans.js';
@@ -108,7 +108,8 @@ test('an app people connect may ask one person for consent 10 times a day; the 1
     assert.equal(answer.status, 303);
     assert.match(answer.location!.pathname, /^\/interaction\//, `ask ${i} shows the consent screen`);
   }
-  assertRedirectedError(f, await ask(app.client_id, 'https://agent.example/callback', person.cookie, 'eleventh'), 'access_denied', 'eleventh', 'https://agent.example/callback');
+  // The person never consented to it, so the refusal is our page with a link back (RFC 9700 4.11.2).
+  assertErrorPageWithReturn(f, await ask(app.client_id, 'https://agent.example/callback', person.cookie, 'eleventh'), 'access_denied', 'eleventh', 'https://agent.example/callback');
   const other = await signedInPerson(f);
   assert.match((await ask(app.client_id, 'https://agent.example/callback', other.cookie)).location!.pathname, /^\/interaction\//, 'another person is asked');
   for (let i = 1; i <= 12; i++) assert.match((await ask(f.spa.clientId, f.spa.redirectUri)).location!.pathname, /^\/interaction\//, `the owner's app, ask ${i}`);

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { assertRegistrationError, connectedCode, exchangePublic, probeClient, register, registerApp, startConnected } from '../support/connected-apps.js';
-import { assertRedirectedError, authorizeRaw, patchSettings } from '../support/issuer-flows.js';
+import { assertErrorPageWithReturn, authorizeRaw, patchSettings } from '../support/issuer-flows.js';
 import { pkcePair, signedInPerson, tenantFetch, type IssuerFixture } from '../support/issuer.js';
 import { changed, notifyChange } from '../../src/platform/db/change-feed.js';
 
@@ -164,7 +164,7 @@ test('a registered app signs in with PKCE as a public client: loopback on any po
   const web = await registerApp(f, { redirect_uris: ['https://agent.example/cb'] });
   const pkce = pkcePair();
   const keys = await authorizeRaw(f, { response_type: 'code', client_id: web.client_id, redirect_uri: 'https://agent.example/cb', scope: 'openid platform:api_keys', state: 'k', code_challenge: pkce.challenge, code_challenge_method: 'S256' }, person.cookie);
-  assertRedirectedError(f, keys, 'invalid_scope', 'k', 'https://agent.example/cb');
+  assertErrorPageWithReturn(f, keys, 'invalid_scope', 'k', 'https://agent.example/cb');
 });
 
 test('CORS without credentials: preflight and answer carry Access-Control-Allow-Origin *, never Allow-Credentials', async () => {

@@ -35,7 +35,7 @@ test('the platform offers one plan, the self-hosted one, and every API is on it'
   const listed = (await owner.client.get(`/workspaces/${owner.workspaceId}/apis`)).body.apis;
   assert.equal(listed.find((a: { id: string }) => a.id === api.apiId).plan_code, 'self_hosted');
   const bought = await owner.client.post(`/apis/${api.apiId}/plan/checkout`, { plan_code: 'self_hosted' });
-  assert.equal(bought.status, 422, 'nothing to buy');
+  assert.equal(bought.status, 409, 'nothing to buy: the API is on it already');
 });
 
 test('customers past the priced free plan\'s 100 are accepted', async () => {

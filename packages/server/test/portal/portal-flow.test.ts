@@ -69,7 +69,7 @@ test('keys: made once with the quickstart filled in, listed by their start, revo
 test('the quickstart names the address the owner set; without one it shows a placeholder and says where the owner sets it', async () => {
   const { browser } = await signUpOnPortal(freshEmail('quickstart'));
   const withAddress = expectPage(await browser.get('/quickstart'), /Quickstart/);
-  assert.ok(withAddress.html.includes("curl https://api.portal.example/v1"), 'the address the owner set');
+  assert.ok(withAddress.html.includes("curl &#39;https://api.portal.example/v1&#39;"), 'the address the owner set');
   assert.doesNotMatch(withAddress.html, /id="no-address"|API_ADDRESS/);
 
   const cleared = await f.owner.client.patch(`/apis/${f.apiId}`, { api_base_url: '' });
@@ -78,7 +78,7 @@ test('the quickstart names the address the owner set; without one it shows a pla
     const without = expectPage(await browser.get('/quickstart'), /Quickstart/);
     assert.match(without.html, /id="no-address">Portal API has not published the address its API runs at yet/);
     assert.match(without.html, /set “Where your API runs” in its Settings in the Gatehouse console/);
-    assert.ok(without.html.includes('curl API_ADDRESS'), 'a placeholder, not an invented host');
+    assert.ok(without.html.includes('curl &#39;API_ADDRESS&#39;'), 'a placeholder, not an invented host');
     assert.doesNotMatch(without.html, /example\.com/);
   } finally {
     const restored = await f.owner.client.patch(`/apis/${f.apiId}`, { api_base_url: 'https://api.portal.example/v1' });

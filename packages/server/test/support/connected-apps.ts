@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { patchSettings } from './issuer-flows.js';
 import { authorize, pkcePair, postForm, rememberConsent, startIssuer, tenantFetch, type IssuerFixture } from './issuer.js';
+import { decodeEntities } from './tenant-client.js';
 import { startHttpsServer, type TestHttpsServer } from './test-ca.js';
 
 /** An issuer fixture with apps people connect turned on; documents may be served from loopback. */
@@ -111,7 +112,20 @@ export function metadataDocument(url: string, extra: Record<string, unknown> = {
 /** A path no other test uses. */
 export const freshPath = (name: string) => `/${name}-${randomBytes(4).toString('hex')}/client.json`;
 
-/** GET /oauth/authorize of a public client with prompt=none and no browser session: found clients go back with login_required. */
+/**
+ * Where the error page of an app not trusted yet (RFC 9700 4.11.2) offers to take the person back
+ * (its `return-to-app` link), or null when the page has none.
+ */
+export function returnLinkOf(html: string, issuer: string): URL | null {
+  const match = /<a id="return-to-app" href="([^"]+)"/.exec(html);
+  return match ? new URL(decodeEntities(match[1]!), issuer) : null;
+}
+
+/**
+ * GET /oauth/authorize of a public client with prompt=none and no browser session: found clients
+ * answer login_required, on the error page with a link back (they are apps people connect, not
+ * trusted to be redirected to before a person consented). `location` is the redirect, or the link.
+ */
 export async function probeClient(f: IssuerFixture, clientId: string, redirectUri = 'http://127.0.0.1/callback') {
   const url = new URL(f.issuer + '/oauth/authorize');
   const pkce = pkcePair();
@@ -120,8 +134,9 @@ export async function probeClient(f: IssuerFixture, clientId: string, redirectUr
   }
   const response = await tenantFetch(url);
   const html = await response.text();
-  const location = response.headers.get('location');
-  return { status: response.status, html, location: location ? new URL(location, f.issuer) : null, found: response.status === 303 && location !== null && new URL(location, f.issuer).searchParams.get('error') === 'login_required' };
+  const header = response.headers.get('location');
+  const location = header ? new URL(header, f.issuer) : returnLinkOf(html, f.issuer);
+  return { status: response.status, html, location, found: location?.searchParams.get('error') === 'login_required' };
 }
 
 /**

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { hashPassword } from '../../src/platform/crypto.js';
 import type { TestApp } from './harness.js';
 import { authorize, basic, postForm, rememberConsent, tenantFetch, webRequest, type IssuerFixture } from './issuer.js';
+import { decodeEntities } from './tenant-client.js';
 
 /** GETs /oauth/authorize without following the answer; `location` is the redirect when there is one. */
 export async function authorizeRaw(f: IssuerFixture, params: Record<string, string | string[]>, cookie = '') {
@@ -31,6 +32,24 @@ export function assertRedirectedError(f: IssuerFixture, answer: Awaited<ReturnTy
   assert.equal(query.get('state'), state);
   assert.equal(query.get('iss'), f.issuer);
   assert.equal(query.get('code'), null);
+}
+
+/**
+ * Asserts an error of an app not trusted yet (RFC 9700 4.11.2): no redirect, our page with the
+ * error, and a link back to the app carrying error, state and iss for the person to follow.
+ */
+export function assertErrorPageWithReturn(f: IssuerFixture, answer: Awaited<ReturnType<typeof authorizeRaw>>, error: string, state: string, redirectUri: string) {
+  assert.equal(answer.status, 400, `expected our error page with ${error}, got ${answer.status} ${answer.location ?? ''}: ${answer.html.slice(0, 300)}`);
+  assert.equal(answer.location, null, 'never a redirect');
+  const match = /<a id="return-to-app" href="([^"]+)"/.exec(answer.html);
+  assert.ok(match, 'the page links back to the app');
+  const link = new URL(decodeEntities(match[1]!));
+  assert.equal(link.origin + link.pathname, redirectUri);
+  assert.equal(link.searchParams.get('error'), error, `error_description: ${link.searchParams.get('error_description')}`);
+  assert.equal(link.searchParams.get('state'), state);
+  assert.equal(link.searchParams.get('iss'), f.issuer);
+  assert.equal(link.searchParams.get('code'), null);
+  assert.match(answer.html, /id="app-host"/, 'the page names where the link goes');
 }
 
 /** A code for the web app (consent remembered for everything asked), with its PKCE verifier. */

@@ -2,16 +2,10 @@
 // metadata documents follow too. Looser than the owner's rules in one way (any custom scheme, as
 // Cursor's `cursor://` or VS Code's `vscode://`, not only reverse domain names) and stricter in
 // none: these apps are unverified, so every URI must still be one a browser can safely be sent to.
-import { LOOPBACK_HOSTS, MAX_REDIRECT_URI_LENGTH } from '../registry/redirect-uris.js';
+import { isRefusedScheme, LOOPBACK_HOSTS, MAX_REDIRECT_URI_LENGTH } from '../registry/redirect-uris.js';
 
 export type ApplicationType = 'native' | 'web';
 
-/**
- * Schemes that run code, reach local files or mail, or are the browser's own: never a redirect.
- * Spec 4.3 names javascript, data, file and mailto; vbscript, about and blob are refused for the
- * same reason (the owner's rules refuse vbscript too).
- */
-const REFUSED_SCHEMES: ReadonlySet<string> = new Set(['javascript', 'data', 'file', 'mailto', 'vbscript', 'about', 'blob']);
 
 /** At most this many redirect URIs per app, as for the owner's apps and metadata documents. */
 export const MAX_CONNECTED_REDIRECT_URIS = 20;
@@ -31,7 +25,8 @@ export function classifyRedirectUri(uri: string): { kind: RedirectKind } | { pro
     return { problem: 'must be an absolute URL' };
   }
   const scheme = url.protocol.slice(0, -1);
-  if (REFUSED_SCHEMES.has(scheme)) return { problem: `the ${scheme}: scheme is refused` };
+  // The one list of schemes no app may use (registry/redirect-uris.ts), browser-internal and OS handlers among them.
+  if (isRefusedScheme(scheme)) return { problem: `the ${scheme}: scheme is refused` };
   if (url.username || url.password) return { problem: 'must not carry a user name or password' };
   if (scheme === 'http' || scheme === 'https') {
     if (!url.hostname) return { problem: 'must name a host' };

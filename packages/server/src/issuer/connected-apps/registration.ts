@@ -67,7 +67,7 @@ export class Registration {
     if (!(await this.buckets.take(REGISTRATIONS_PER_SERVICE, tenant.api.id)).allowed) throw tooMany();
     const app = await this.db.transaction().execute(async (trx) => {
       // Registrations of one API take turns, so two at the cap cannot both pass it.
-      await this.apis.lockForUpdate(trx, tenant.api.id);
+      await this.apis.lockAmongWriters(trx, tenant.api.id);
       if ((await q.countRegistered(trx, tenant.api.id)) >= MAX_REGISTERED_APPS) {
         const replaceable = await q.replaceableRegistered(trx, tenant.api.id);
         if (!replaceable) return null;

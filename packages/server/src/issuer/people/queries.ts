@@ -58,6 +58,12 @@ export async function endSession(db: Executor, apiId: string, sessionId: string,
   await notifyChange(db, [changed.session(sessionId)]);
 }
 
+/** Whether the person ever consented to the app, for any server: its redirect URI is then one they chose. */
+export async function hasConsentedTo(db: Executor, apiId: string, personId: string, clientId: string): Promise<boolean> {
+  const row = await db.selectFrom('consents').select('client_id').where('api_id', '=', apiId).where('person_id', '=', personId).where('client_id', '=', clientId).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
 export function findConsent(db: Executor, apiId: string, personId: string, clientId: string, resource: string) {
   return db
     .selectFrom('consents')

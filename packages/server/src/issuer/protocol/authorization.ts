@@ -6,7 +6,7 @@ import type { Db } from '../../platform/db/database.js';
 import { networkOf } from '../../platform/http/network.js';
 import type { BucketRule, TokenBuckets } from '../../platform/token-bucket.js';
 import type { PersonSessions, LiveSession } from '../people/sessions.js';
-import { findConsent, saveConsent } from '../people/queries.js';
+import { findConsent, hasConsentedTo, saveConsent } from '../people/queries.js';
 import { findApp, findServerByResource, heldPermissions, serverPermissions } from '../registry/lookups.js';
 import type { Tenant } from '../tenant.js';
 import type { AuthorizationRequest, InteractionResult } from '../tokens/authorization-request.js';
@@ -16,7 +16,7 @@ import { CONSENT_ASKS } from '../connected-apps/limits.js';
 import { hostOf } from '../connected-apps/redirect-rules.js';
 import { decide, type Step } from './decide.js';
 import { grantableScopes, isPermission } from './scopes.js';
-import { sendAuthorizationResponse, sendAuthorizeErrorPage } from './responses.js';
+import { sendAuthorizationResponse, sendAuthorizeErrorPage, sendAuthorizeErrorWithReturn } from './responses.js';
 
 /** How long a person has to finish signing in before the app must start again. */
 export const INTERACTION_TTL_MS = HOUR;
@@ -27,6 +27,9 @@ export const INTERACTION_TTL_MS = HOUR;
  * most, and an office behind one address stays under 20 a minute with a morning rush of 60.
  */
 export const NEW_INTERACTIONS: BucketRule = { name: 'new-interaction', ratePerS: 1 / 3, burst: 60 };
+
+/** Where an error of an authorization request goes back to, and whose request it was. */
+export type ErrorTarget = Pick<AuthorizationRequest, 'clientId' | 'redirectUri' | 'responseMode' | 'state' | 'connected'>;
 
 /** The path of the pages that carry an interaction (sign-in, choices, consent). */
 export const interactionPath = (token: string) => `/interaction/${token}`;
@@ -87,7 +90,7 @@ export class AuthorizationService {
         // Client and redirect URI are known good here, so the refusal goes back to the app (RFC 6749 4.1.2.1).
         const limit = await this.buckets.take(NEW_INTERACTIONS, networkOf(http.ip));
         if (!limit.allowed) {
-          return sendAuthorizationResponse(reply, tenant, request, { error: 'temporarily_unavailable', error_description: `Too many sign-ins were started from your network; try again in ${limit.retryAfterS} seconds` });
+          return this.sendError(tenant, request, { error: 'temporarily_unavailable', error_description: `Too many sign-ins were started from your network; try again in ${limit.retryAfterS} seconds` }, http, reply);
         }
       }
       const token = interaction?.token ?? (await this.#open(tenant, request, opening, reply));
@@ -97,7 +100,7 @@ export class AuthorizationService {
       return sendAuthorizeErrorPage(reply, tenant, 'This sign-in was already completed. Start again from the app.');
     }
     if (interaction) reply.clearCookie(interactionCookie(interaction.token), { path: '/' });
-    if (step.kind === 'error') return sendAuthorizationResponse(reply, tenant, request, { error: step.error, error_description: step.description });
+    if (step.kind === 'error') return this.sendError(tenant, request, { error: step.error, error_description: step.description }, http, reply, session?.person_id ?? null);
     if (result.consent === 'granted') {
       await saveConsent(this.db, {
         api_id: tenant.api.id, person_id: session!.person_id, client_id: request.clientId, resource: request.resource ?? '', scopes, updated_at: this.clock.now(),
@@ -105,6 +108,24 @@ export class AuthorizationService {
     }
     const code = await this.tokens.issueCode(tenant, request, { sessionId: session!.session_id, personId: session!.person_id, authTime: session!.auth_time, amr: session!.amr }, scopes);
     return sendAuthorizationResponse(reply, tenant, request, { code });
+  }
+
+  /**
+   * An error of a checked request, sent back to the app only when its redirect URI is trusted
+   * (RFC 9700 4.11.2, open redirection): the owner's apps always; an app people connect (anyone
+   * can register one, or publish a document, naming any address) only once the person signed in
+   * here has consented to it. Otherwise our page names the error and the app's host, and a link
+   * takes the person back if they choose to go.
+   */
+  async sendError(tenant: Tenant, target: ErrorTarget, values: { error: string; error_description: string }, http: FastifyRequest, reply: FastifyReply, personId?: string | null) {
+    if (await this.#redirectTrusted(tenant, target, http, personId)) return sendAuthorizationResponse(reply, tenant, target, values);
+    return sendAuthorizeErrorWithReturn(reply, tenant, target, values);
+  }
+
+  async #redirectTrusted(tenant: Tenant, target: ErrorTarget, http: FastifyRequest, personId: string | null | undefined): Promise<boolean> {
+    if (!target.connected) return true;
+    const person = personId !== undefined ? personId : ((await this.sessions.current(tenant.api.id, http))?.person_id ?? null);
+    return person !== null && (await hasConsentedTo(this.db, tenant.api.id, person, target.clientId));
   }
 
   /** The open interaction a page or the resume endpoint names, if this browser started it. */

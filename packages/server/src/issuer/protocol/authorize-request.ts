@@ -5,6 +5,7 @@ import { sha256Hex } from '../../platform/crypto.js';
 import type { Db } from '../../platform/db/database.js';
 import { isConnectedApp, type ClientDirectory } from '../connected-apps/client-directory.js';
 import { findServerByResource, permissionNames, serverPermissions } from '../registry/lookups.js';
+import { isRefusedScheme } from '../registry/redirect-uris.js';
 import type { Tenant } from '../tenant.js';
 import type { AuthorizationRequest, Prompt } from '../tokens/authorization-request.js';
 import { takePushedAuthorization } from '../tokens/queries.js';
@@ -69,6 +70,8 @@ export function checkRedirectUri(app: AppRow, params: Params): string {
   if (uri === undefined) throw new AuthorizePageError('The request names no redirect_uri.');
   if (params.faulty('redirect_uri')) throw new AuthorizePageError('redirect_uri is repeated or malformed.');
   if (!redirectUriMatches(app, uri)) throw new AuthorizePageError('The redirect_uri is not registered for this app.');
+  // Apps stored before a scheme joined the refused list are held to it too.
+  if (isRefusedScheme(new URL(uri).protocol.slice(0, -1))) throw new AuthorizePageError('The redirect_uri uses a scheme this sign-in service never sends people to.');
   return uri;
 }
 

@@ -113,7 +113,7 @@ export class RegistryService {
     for (let attempt = 1; ; attempt++) {
       try {
         await this.#deps.db.transaction().execute(async (trx) => {
-          await this.apis.lockForUpdate(trx, apiId);
+          await this.apis.lockAmongWriters(trx, apiId);
           const kid = await this.signingKeys.rotate(trx, apiId);
           await recordChange(this.#deps, trx, caller, api, {
             action: 'signin.signing_key_rotate',

@@ -3,6 +3,7 @@ import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { isSecretLocation, type ErrorDetail } from '../errors.js';
 import { findTextFault } from '../text.js';
+import { isHttpUrl } from './http-url.js';
 import { boundsOf, statedBoundError } from './schema-bounds.js';
 import { uniqueItemsByKey } from './unique-items.js';
 
@@ -24,6 +25,7 @@ function buildAjv(options: { coerce: boolean; allErrors: boolean }) {
     verbose: true,
   });
   addFormats.default(ajv);
+  ajv.addFormat('http-url', isHttpUrl);
   // ajv compares items of objects pairwise (quadratic); ours keys each item, so it is linear.
   ajv.removeKeyword('uniqueItems');
   ajv.addKeyword(uniqueItemsByKey);

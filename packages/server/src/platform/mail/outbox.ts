@@ -23,6 +23,7 @@ export class MailOutbox {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
   #again = false;
+  #sending: string | null = null;
 
   constructor(
     private readonly db: Db,
@@ -63,7 +64,8 @@ export class MailOutbox {
       const batch = await claimDueMails(this.db, now, addMs(now, LEASE_MS), BATCH);
       for (const mail of batch) {
         try {
-          await this.transport.send({ to: mail.to_address, subject: mail.subject, text: mail.text_body, html: mail.html_body });
+          this.#sending = mail.id;
+          await this.transport.send({ to: mail.to_address, subject: mail.subject, text: mail.text_body, html: mail.html_body }).finally(() => (this.#sending = null));
           await markMailSent(this.db, mail.id, this.clock.now());
           this.metrics.mailSent.inc();
           sent++;
@@ -80,6 +82,11 @@ export class MailOutbox {
     this.#timer = setInterval(() => this.kick(), SWEEP_MS);
     this.#timer.unref();
     this.kick();
+  }
+
+  /** What a stop would wait for: the mail being handed to the transport, by id (never its address). */
+  inFlight(): string[] {
+    return this.#sending ? [`sending mail ${this.#sending}`] : this.#running ? ['a delivery pass'] : [];
   }
 
   async stop(): Promise<void> {

@@ -1,4 +1,5 @@
 import nodemailer from 'nodemailer';
+import SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 
 export interface MailMessage {
   to: string;
@@ -13,8 +14,16 @@ export interface MailTransport {
   close(): void;
 }
 
-export function smtpTransport(url: string, from: string): MailTransport {
-  const transporter = nodemailer.createTransport(url);
+/**
+ * How long a relay may take (nodemailer's own defaults are 2 minutes to connect, 30 s to greet and
+ * an hour of silence): a relay that accepts and never answers held a mail, and with it a stop of
+ * the process, for that long. A failed attempt is retried by the outbox.
+ */
+export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 60_000, dnsTimeout: 10_000 };
+
+export function smtpTransport(url: string, from: string, timeouts: Partial<typeof SMTP_TIMEOUTS> = {}): MailTransport {
+  // Built from the class: createTransport() given a `url` drops every other option, timeouts included.
+  const transporter = nodemailer.createTransport(new SMTPTransport({ url, ...SMTP_TIMEOUTS, ...timeouts }));
   return {
     async send(message) {
       await transporter.sendMail({ from, to: message.to, subject: message.subject, text: message.text, html: message.html });

@@ -2,6 +2,12 @@ import { html, type SafeHtml } from '../../platform/pages/html.js';
 import type { Tenant } from '../../issuer/tenant.js';
 import type { PortalContext } from '../context.js';
 
+/** A word for a POSIX shell: single quotes, each single quote inside closed, escaped and reopened. */
+export const shellWord = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
+
+/** A JavaScript string literal: JSON's, with U+2028 and U+2029 escaped as well. */
+export const jsString = (value: string) => JSON.stringify(value).replace(/[\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16)}`);
+
 /** What the examples show where the API's address goes, while its owner has not set one. */
 export const ADDRESS_PLACEHOLDER = 'API_ADDRESS';
 
@@ -19,8 +25,10 @@ export function quickstartSnippets(tenant: Tenant, key: string | null): SafeHtml
   const value = key ?? 'YOUR_API_KEY';
   // A key in Authorization goes as a Bearer token; any other header takes the key itself.
   const headerValue = header.toLowerCase() === 'authorization' ? `Bearer ${value}` : value;
-  const curl = `curl ${base} \\\n  -H '${header}: ${headerValue}'`;
-  const node = `const response = await fetch('${base}', {\n  headers: { '${header}': '${headerValue}' },\n});\nconsole.log(response.status, await response.text());`;
+  // Each value quoted for its language, whatever an editor typed (issue 26 item 3): one shell word
+  // each, and JavaScript string literals by JSON's rules.
+  const curl = `curl ${shellWord(base)} \\\n  -H ${shellWord(`${header}: ${headerValue}`)}`;
+  const node = `const response = await fetch(${jsString(base)}, {\n  headers: { ${jsString(header)}: ${jsString(headerValue)} },\n});\nconsole.log(response.status, await response.text());`;
   return html`${unset}<h2>With curl</h2><pre><code id="curl">${curl}</code></pre><h2>With Node.js</h2><pre><code id="node">${node}</code></pre>`;
 }
 
