@@ -236,6 +236,9 @@ async function walk(node: string, packs: ReturnType<typeof pack>) {
 
 let failed = false;
 try {
+  const versions = spawnSync(process.execPath, [join(root, 'scripts', 'set-version.mjs'), '--check'], { encoding: 'utf8' });
+  expect('the three packages share one version', versions.status === 0, versions.stderr);
+  console.log(versions.stdout.trim());
   let at = performance.now();
   const packs = pack();
   console.log(`packed ${[packs.server, packs.sdk, packs.protocol].map((file) => file.slice(packs.dir.length + 1)).join(', ')} in ${seconds(at)}`);

@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildApp } from './app.js';
+import { openEmbeddedDatabase } from './cli/embedded-database.js';
 import { describeDatabase, describeMigrations, listeningReport } from './cli/start-up-report.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { systemClock } from './platform/clock.js';
@@ -36,7 +37,10 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 async function openConfiguredDatabase(config: Config) {
   const pgliteDir = join(config.dataDir, 'pglite');
   say(`gatehouse ${version()}: database ${describeDatabase(config, pgliteDir)}`);
-  return openDatabase({ url: config.databaseUrl, pgliteDir: config.databaseUrl ? null : pgliteDir });
+  if (config.databaseUrl) return openDatabase({ url: config.databaseUrl, pgliteDir: null });
+  const { database, seeded } = await openEmbeddedDatabase(pgliteDir);
+  if (seeded) say('made the database from the package\'s migrated seed');
+  return database;
 }
 
 async function migrateReporting(database: Awaited<ReturnType<typeof openDatabase>>): Promise<string[]> {
