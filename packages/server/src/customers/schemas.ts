@@ -71,7 +71,7 @@ export const NewCustomerInBody = Body({ name: Type.String({ minLength: 1, maxLen
 export const UpdateCustomerInBody = Body({
   status: Type.Optional(CustomerStatus),
   notes: Type.Optional(Type.String({ maxLength: 2000 })),
-  plan_id: Type.Optional(Type.Union([Type.String({ maxLength: 64 }), Type.Null()])),
+  plan_id: Type.Optional(Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Null()])),
   // Issue 13: this customer's low-balance line (a mail when the balance falls below it; 0 = none);
   // null goes back to the API's.
   low_balance_micro: Type.Optional(Type.Union([Int64({ minimum: 0 }), Type.Null()])),

@@ -129,6 +129,19 @@ test('only the owner\'s web apps get platform:api_keys, never with a resource', 
   assert.equal(spa.location?.searchParams.get('error'), 'invalid_scope');
   const withResource = await authorizeRaw(f, { ...base, client_id: f.web.clientId, redirect_uri: f.web.redirectUri, scope: 'platform:api_keys', resource: f.server.resource }, cookie);
   assert.equal(withResource.location?.searchParams.get('error'), 'invalid_scope');
+  // A web app the owner registered as not their own (own_app false) is a third party's (issue 26 item 8).
+  const partner = await f.owner.client.post(`/apis/${f.apiId}/signin/apps`, { name: 'Partner dashboard', kind: 'web', redirect_uris: ['https://partner.example/cb'], own_app: false });
+  assert.equal(partner.status, 200, partner.text);
+  const third = await authorizeRaw(f, { ...base, client_id: partner.body.id, redirect_uri: 'https://partner.example/cb', scope: 'openid platform:api_keys' }, cookie);
+  assert.equal(third.location?.searchParams.get('error'), 'invalid_scope');
+  // The other side: the owner's own web app gets it (the consent screen, not an error).
+  const own = await authorizeRaw(f, { ...base, client_id: f.web.clientId, redirect_uri: f.web.redirectUri, scope: 'openid platform:api_keys' }, cookie);
+  assert.equal(own.status, 303);
+  assert.equal(own.location?.searchParams.get('error'), null, own.location?.href);
+  // Marked as the owner's own afterwards, the same app gets it too.
+  assert.equal((await f.owner.client.patch(`/apis/${f.apiId}/signin/apps/${partner.body.id}`, { own_app: true })).status, 200);
+  const now = await authorizeRaw(f, { ...base, client_id: partner.body.id, redirect_uri: 'https://partner.example/cb', scope: 'openid platform:api_keys' }, cookie);
+  assert.equal(now.location?.searchParams.get('error'), null, now.location?.href);
 });
 
 test('401 insufficient_user_authentication with max_age="600" for create and roll after a sign-in older than 10 minutes', async () => {

@@ -37,7 +37,9 @@ export function requestedScopes(scope: string, context: ScopeContext): string[] 
       if (name === 'roles' && !context.ownApp) continue;
       out.push(name);
     } else if (name === API_KEYS_SCOPE) {
-      if (context.appKind !== 'web' || context.connected) throw new OAuthError('invalid_scope', `${API_KEYS_SCOPE} is for the owner's web applications only`);
+      // Spec 4.5: third-party apps cannot; an app the owner registered but marked not their own
+      // (own_app false) is a third party's too, as the roles scope already reads it.
+      if (context.appKind !== 'web' || context.connected || !context.ownApp) throw new OAuthError('invalid_scope', `${API_KEYS_SCOPE} is for the owner's own web applications only`);
       if (context.serverPermissions) throw new OAuthError('invalid_scope', `${API_KEYS_SCOPE} cannot be combined with resource`);
       out.push(name);
     } else if (context.knownPermissions.has(name)) {
