@@ -58,12 +58,23 @@ function freePort(): Promise<number> {
 
 /** A long-running process whose output is kept, for the readiness check and failure messages. */
 function start(node: string, command: string, args: string[], cwd: string, env: Record<string, string>) {
-  const child = spawn(command, args, { cwd, env: { ...process.env, ...env, PATH: `${dirname(node)}:${process.env.PATH}` }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // A process group of its own: npx runs the server under a shell, and stopping must reach it.
+  const child = spawn(command, args, { cwd, env: { ...process.env, ...env, PATH: `${dirname(node)}:${process.env.PATH}` }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   children.push(child);
   const process_ = { child, output: '' };
   child.stdout!.on('data', (chunk) => (process_.output += chunk));
   child.stderr!.on('data', (chunk) => (process_.output += chunk));
   return process_;
+}
+
+/** Signals the whole process group of a started process (npx, its shell and the server). */
+function stop(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // The group is gone already.
+  }
 }
 
 async function until<T>(what: string, within: number, read: () => Promise<T | undefined>, alive?: { child: ChildProcess; output: string }): Promise<T> {
@@ -230,7 +241,7 @@ async function walk(node: string, packs: ReturnType<typeof pack>) {
   expect('the request is charged once', metered.balance_micro === customer.balance_micro - api.price_per_request_micro, `${metered.balance_micro} after ${customer.balance_micro}`);
   step(`Gatehouse metered it: month_requests 1, balance ${customer.balance_micro} → ${metered.balance_micro} micro units`);
 
-  for (const child of [app.child, server.child]) child.kill('SIGTERM');
+  for (const child of [app.child, server.child]) stop(child, 'SIGTERM');
   console.log(`  OK on Node ${version} in ${seconds(since)}`);
 }
 
@@ -248,7 +259,7 @@ try {
   failed = true;
   console.error(`\nMISMATCH ${error instanceof Mismatch ? error.message : (error as Error).stack}`);
 } finally {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of children) stop(child, 'SIGKILL');
   if (!process.env.GH_KEEP) for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 }
 process.exit(failed ? 1 : 0);

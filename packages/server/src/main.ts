@@ -37,10 +37,10 @@ const say = (line: string) => process.stdout.write(`${line}\n`);
 async function openConfiguredDatabase(config: Config) {
   const pgliteDir = join(config.dataDir, 'pglite');
   say(`gatehouse ${version()}: database ${describeDatabase(config, pgliteDir)}`);
-  if (config.databaseUrl) return openDatabase({ url: config.databaseUrl, pgliteDir: null });
-  const { database, seeded } = await openEmbeddedDatabase(pgliteDir);
-  if (seeded) say('made the database from the package\'s migrated seed');
-  return database;
+  if (config.databaseUrl) return { database: await openDatabase({ url: config.databaseUrl, pgliteDir: null }), seeded: false };
+  const opened = await openEmbeddedDatabase(pgliteDir);
+  if (opened.seeded) say('made the database from the package\'s migrated seed');
+  return opened;
 }
 
 async function migrateReporting(database: Awaited<ReturnType<typeof openDatabase>>): Promise<string[]> {
@@ -52,7 +52,7 @@ async function migrateReporting(database: Awaited<ReturnType<typeof openDatabase
 }
 
 async function runMigrate(config: Config) {
-  const database = await openConfiguredDatabase(config);
+  const { database } = await openConfiguredDatabase(config);
   try {
     await migrateReporting(database);
   } finally {
@@ -73,7 +73,7 @@ async function listen(app: Awaited<ReturnType<typeof buildApp>>['app'], config: 
 }
 
 async function serve(config: Config) {
-  const database = await openConfiguredDatabase(config);
+  const { database, seeded } = await openConfiguredDatabase(config);
   const applied = await migrateReporting(database);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: false }) : null;
   const { app, services } = await buildApp({ config, database, clock: systemClock, redis });
@@ -86,8 +86,9 @@ async function serve(config: Config) {
   const boundPort = typeof bound === 'object' && bound ? bound.port : config.port;
   const address = ['::', '0.0.0.0'].includes(config.host) ? `http://*:${boundPort}` : `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${boundPort}`;
   app.log.info(`Gatehouse console at ${config.baseUrl} (database: ${database.kind})`);
-  // The first run is the one that made the schema: it is when a newcomer needs the next step.
-  const firstRun = applied.length > 0 && !config.production;
+  // The first run is the one that made the database (from the seed, or the first migration): it
+  // is when a newcomer needs the next step; an upgrade that applies newer migrations is not.
+  const firstRun = !config.production && (seeded || applied.some((name) => name.startsWith('0001_')));
   say(listeningReport(config, { devOutbox: !config.production && services.devOutbox, listenAddress: address, firstRun }));
 
   const onSignal = shutdownOnSignals({
