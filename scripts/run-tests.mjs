@@ -98,16 +98,19 @@ function supportScript(what, file, ...scriptArgs) {
 const databases = ['pglite', ...(process.env.TEST_DATABASE_URL ? ['postgres'] : [])];
 // One migrated PGlite data directory for the whole run: loading it beats initdb in every file. On
 // PostgreSQL, one migrated database per run, which each test app copies (harness.ts). Both are
-// made while the build and the type check run: they read only the compiled sources.
+// made while the type check runs, after the build: the compiled sources import the workspace
+// packages (@gatehouse/protocol) by their built dist/, which a fresh clone has only after it.
 const template = join(scratch, 'template.tar');
 pgTemplate = databases.includes('postgres') ? `gh_tpl_${randomBytes(6).toString('hex')}` : null;
 const started = performance.now();
-const steps = await Promise.all([
+const built = prepare ? npmRun('build') : Promise.resolve(null);
+const templates = built.then((build) => (build && build.code !== 0 ? [] : Promise.all([
   supportScript('PGlite template', 'packages/server/test/support/make-pglite-template.ts', template),
   ...(pgTemplate ? [supportScript('PostgreSQL template', 'packages/server/test/support/make-postgres-template.ts', 'create', pgTemplate)] : []),
-  // The type check reads no build output (tsconfig.check.json), so it runs beside the build.
-  ...(prepare ? [npmRun('build'), npmRun('check')] : []),
-]);
+])));
+// The type check reads no build output (tsconfig.check.json), so it runs beside the build.
+const [build, check, made] = await Promise.all([built, prepare ? npmRun('check') : null, templates]);
+const steps = [...(build ? [build] : []), ...(check ? [check] : []), ...made];
 for (const step of steps) {
   process.stdout.write(step.output);
   console.log(`${step.script}: ${step.code === 0 ? 'done' : 'FAILED'} in ${seconds(step.ms)}`);
