@@ -4,7 +4,7 @@ import { csrfInput, csrfToken, csrfValid, CSRF_FIELD } from '../platform/pages/c
 import { formBody, text } from '../platform/pages/forms.js';
 import { html } from '../platform/pages/html.js';
 import { redirectSource, sendPage } from '../platform/pages/send-page.js';
-import { DEV_CHECKOUT_PATH, DEV_INVOICE_PATH, DEV_PAYMENT_PATH, DEV_RECEIPT_PATH, type DevProvider } from './dev-provider.js';
+import { DEV_CHECKOUT_PATH, DEV_INVOICE_PATH, DEV_PAYMENT_PATH, DEV_RECEIPT_PATH, DEV_SUBSCRIPTIONS_PATH, type DevProvider } from './dev-provider.js';
 
 const branding = { name: 'Development payments', logoUrl: null, accentColor: '#b42318' };
 const money = (cents: number) => `$${(cents / 100).toFixed(2)}`;
@@ -111,6 +111,33 @@ export function devCheckoutPages(provider: DevProvider, options: { origin: strin
       else if (action === 'dispute_won') await provider.dispute(id, 'won');
       else if (action === 'dispute_lost') await provider.dispute(id, 'lost');
       return reply.redirect(`${payment.kind === 'invoice' ? DEV_INVOICE_PATH : DEV_RECEIPT_PATH}/${id}`, 303);
+    });
+
+    // The subscriptions of an API as the provider holds them (Stripe's dashboard, offline), for
+    // checks such as "one live subscription, billed once per period".
+    app.get<{ Querystring: { api?: string } }>(`${DEV_SUBSCRIPTIONS_PATH}.json`, { schema: { hide: true } }, async (request) => ({ subscriptions: await provider.subscriptionsOfApi(String(request.query.api ?? '')) }));
+
+    // The test clock (Stripe's test clocks, offline): the subscription's period ends now, and it
+    // renews, or ends when it was canceled at the period's end.
+    app.post<{ Params: { id: string } }>(`${DEV_SUBSCRIPTIONS_PATH}/:id/end-period`, { schema: { hide: true } }, async (request, reply) => {
+      const body = formBody(request.body);
+      if (!csrfValid(request, body[CSRF_FIELD], options.origin)) return sendPage(reply, { title: 'Refused', branding, status: 403, body: html`${banner}<h1>This form has expired</h1><p>Go back and try again.</p>` });
+      if (!/^sub_dev_[A-Za-z0-9]{1,40}$/.test(request.params.id)) return reply.status(404).send();
+      await provider.endPeriodNow(request.params.id);
+      return reply.redirect(`${DEV_SUBSCRIPTIONS_PATH}/${request.params.id}`, 303);
+    });
+
+    app.get<{ Params: { id: string } }>(`${DEV_SUBSCRIPTIONS_PATH}/:id`, { schema: { hide: true } }, async (request, reply) => {
+      const sub = /^sub_dev_[A-Za-z0-9]{1,40}$/.test(request.params.id) ? await provider.subscription(request.params.id) : null;
+      if (!sub) return sendPage(reply, { title: 'Not found', branding, status: 404, body: html`${banner}<h1>No such subscription</h1>` });
+      const csrf = csrfInput(csrfToken(request, reply, options.secureCookies));
+      return sendPage(reply, {
+        title: 'Test subscription',
+        branding,
+        body: html`${banner}<h1>Subscription</h1><p id="subscription-status">${sub.status}${sub.cancelAtPeriodEnd ? ' (ends with its period)' : ''}</p><p>${money(sub.amountCents)} / month · period ends ${new Date(sub.periodEnd * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC · ${sub.invoices} invoice(s)</p>${
+          sub.status === 'canceled' ? '' : html`<form method="post" action="${DEV_SUBSCRIPTIONS_PATH}/${sub.id}/end-period">${csrf}<button type="submit" data-action="end-period">End the period now (test clock)</button></form>`
+        }`,
+      });
     });
 
     app.post<{ Params: { id: string } }>(`${DEV_CHECKOUT_PATH}/:id`, { schema: { hide: true } }, async (request, reply) => {

@@ -12,6 +12,8 @@ export const DEV_CHECKOUT_PATH = '/dev/payments/checkout';
 export const DEV_RECEIPT_PATH = '/dev/payments/receipts';
 /** The test page of an invoice (Stripe's hosted invoice page): a receipt once paid, a pay button while open. */
 export const DEV_INVOICE_PATH = '/dev/payments/invoices';
+/** The development provider's subscriptions: a page per subscription with its test clock. */
+export const DEV_SUBSCRIPTIONS_PATH = '/dev/payments/subscriptions';
 /** Where a payment's test page posts a refund or a dispute. */
 export const DEV_PAYMENT_PATH = '/dev/payments/payments';
 /** A month of the development provider's subscriptions. */
@@ -213,6 +215,23 @@ export class DevProvider implements PaymentsProvider {
     if (sub.status === 'canceled') return 0;
     await store.advance(this.db, row.id, sub.period_end, { ...sub, period_end: Math.min(sub.period_end, this.#seconds()) });
     return this.renewDue();
+  }
+
+  /** A subscription as its test page shows it, with the number of its invoices. */
+  async subscription(id: string) {
+    const row = await store.get(this.db, id, 'subscription');
+    if (!row) return null;
+    const sub = row.data as unknown as store.DevSubscription;
+    return { id: row.id, status: sub.status, amountCents: sub.amount_cents, periodEnd: sub.period_end, cancelAtPeriodEnd: sub.cancel_at_period_end, invoices: await store.countInvoices(this.db, row.id) };
+  }
+
+  /** Every subscription made for an API (its owner's platform plan and its customers' plans), oldest first. */
+  async subscriptionsOfApi(apiId: string) {
+    const rows = await store.subscriptionsOfApi(this.db, apiId);
+    return Promise.all(rows.map(async (row) => {
+      const sub = row.data as unknown as store.DevSubscription;
+      return { id: row.id, kind: sub.metadata.gh_kind === 'platform' ? 'platform' : 'customer', plan: sub.metadata.gh_platform_plan ?? sub.metadata.gh_plan ?? null, customer_id: sub.metadata.gh_customer ?? null, status: sub.status, amount_cents: sub.amount_cents, cancel_at_period_end: sub.cancel_at_period_end, invoices: await store.countInvoices(this.db, row.id) };
+    }));
   }
 
   /** Every subscription of an account that still bills (the walkthrough and the delete of an API check it). */

@@ -132,3 +132,14 @@ export async function advance(db: Db, id: string, periodEnd: number, data: Recor
 export function subscriptionsOf(db: Db, accountId: string) {
   return db.selectFrom('dev_payment_objects').selectAll().where('kind', '=', 'subscription').where('account_id', '=', accountId).orderBy('created_at').execute();
 }
+
+/** The subscriptions made for an API (by their metadata), oldest first. */
+export function subscriptionsOfApi(db: Db, apiId: string) {
+  return db.selectFrom('dev_payment_objects').selectAll().where('kind', '=', 'subscription').where(sql<boolean>`data->'metadata'->>'gh_api' = ${apiId}`).orderBy('created_at').execute();
+}
+
+/** How many invoices a subscription has had (paid or open). */
+export async function countInvoices(db: Db, subscriptionId: string): Promise<number> {
+  const row = await db.selectFrom('dev_payment_objects').select(sql<string>`count(*)::text`.as('n')).where('kind', '=', 'invoice').where(sql<boolean>`data->>'subscription' = ${subscriptionId}`).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
