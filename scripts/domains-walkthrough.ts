@@ -1,6 +1,8 @@
 // A custom domain end to end against a running server (issue 17), as a new owner would try it:
 //
 //   DNS_SERVERS=127.0.0.1:5399 npm start                   # in one terminal
+//   (with PLATFORM_PLANS_FILE=packages/server/platform-plans.json to walk the priced catalogue's
+//   purchase of a plan with custom domains; without it the self-hosted plan includes them)
 //   node --import tsx scripts/domains-walkthrough.ts        # in another (GATEHOUSE=http://localhost:8080)
 //
 // The script is the owner's DNS provider: it serves the records of the domain on a local DNS
@@ -88,28 +90,33 @@ try {
   const { api } = await consoleCall('POST', `/workspaces/${ws}/apis`, { name: `Weather ${tag}` });
   step(`owner ${owner} registered ${api.name}; its portal host and issuer: ${api.portal_url}`);
 
-  // Custom domains come with a paid platform plan: free answers 402.
   const domain = process.env.DOMAIN ?? `login.weather-${tag}.example`;
-  const refused = await fetch(`${G}/api/apis/${api.id}/domain`, { method: 'PUT', headers: { 'x-requested-with': 'walkthrough', 'content-type': 'application/json', cookie: cookieHeader() }, body: JSON.stringify({ domain }) });
-  if (refused.status !== 402) fail(`on the free plan, setting a domain should answer 402, got ${refused.status}`);
-  step('on the free plan, PUT /domain answers 402: custom domains need a paid plan');
+  if (api.plan.custom_domain) {
+    // A Gatehouse without a priced catalogue (PLATFORM_PLANS_FILE unset): the self-hosted plan has them.
+    step(`on the ${api.plan.name} plan custom domains are included`);
+  } else {
+    // Custom domains come with a paid platform plan: free answers 402.
+    const refused = await fetch(`${G}/api/apis/${api.id}/domain`, { method: 'PUT', headers: { 'x-requested-with': 'walkthrough', 'content-type': 'application/json', cookie: cookieHeader() }, body: JSON.stringify({ domain }) });
+    if (refused.status !== 402) fail(`on the free plan, setting a domain should answer 402, got ${refused.status}`);
+    step('on the free plan, PUT /domain answers 402: custom domains need a paid plan');
 
-  // Buy the starter plan on the development provider's test checkout page: one click on "Pay".
-  const { url } = await consoleCall('POST', `/apis/${api.id}/plan/checkout`, { plan_code: 'starter' });
-  const page = await fetch(url, { headers: { cookie: cookieHeader() } });
-  keepCookies(page);
-  const form = await page.text();
-  const csrf = /name="csrf" value="([^"]+)"/.exec(form)?.[1];
-  if (!csrf) fail(`the checkout page at ${url} has no form (is the development payments provider on?)`);
-  const paid = await fetch(url, { method: 'POST', redirect: 'manual', headers: { cookie: cookieHeader(), 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf, outcome: 'pay' }).toString() });
-  if (paid.status !== 303) fail(`paying on the checkout page answered ${paid.status}`);
-  let plan = '';
-  for (let attempt = 0; attempt < 40 && plan !== 'starter'; attempt++) {
-    plan = (await consoleCall('GET', `/apis/${api.id}`)).plan.code;
-    if (plan !== 'starter') await new Promise((resolve) => setTimeout(resolve, 250));
+    // Buy the starter plan on the development provider's test checkout page: one click on "Pay".
+    const { url } = await consoleCall('POST', `/apis/${api.id}/plan/checkout`, { plan_code: 'starter' });
+    const page = await fetch(url, { headers: { cookie: cookieHeader() } });
+    keepCookies(page);
+    const form = await page.text();
+    const csrf = /name="csrf" value="([^"]+)"/.exec(form)?.[1];
+    if (!csrf) fail(`the checkout page at ${url} has no form (is the development payments provider on?)`);
+    const paid = await fetch(url, { method: 'POST', redirect: 'manual', headers: { cookie: cookieHeader(), 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf, outcome: 'pay' }).toString() });
+    if (paid.status !== 303) fail(`paying on the checkout page answered ${paid.status}`);
+    let plan = '';
+    for (let attempt = 0; attempt < 40 && plan !== 'starter'; attempt++) {
+      plan = (await consoleCall('GET', `/apis/${api.id}`)).plan.code;
+      if (plan !== 'starter') await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    if (plan !== 'starter') fail(`the API is still on ${plan} after paying for starter`);
+    step('bought the starter plan on the test checkout page');
   }
-  if (plan !== 'starter') fail(`the API is still on ${plan} after paying for starter`);
-  step('bought the starter plan on the test checkout page');
 
   const set = await consoleCall('PUT', `/apis/${api.id}/domain`, { domain });
   step(`set the domain ${set.domain}: ${set.status}; add a CNAME to ${set.cname_target} and a TXT record at ${set.txt_name} holding ${set.txt_value}`);

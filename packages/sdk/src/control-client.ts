@@ -1,8 +1,21 @@
 import type { SnapshotBody, UsageItem, UsageResult, VerifyBody } from '@gatehouse/protocol';
 import type { ResolvedOptions } from './options.js';
 
-/** The secret was refused (401/403): authoritative, never retried (wire protocol section 1). */
-export class AuthorizationError extends Error {}
+/**
+ * The secret was refused (401/403): authoritative, never retried (wire protocol section 1). Its
+ * message says what to change; its stack is that message alone, since where in the SDK it was
+ * found helps nobody fix a setting.
+ */
+export class AuthorizationError extends Error {
+  override name = 'AuthorizationError';
+  constructor(baseUrl: string, what: string, status: number) {
+    super(
+      `Gatehouse at ${baseUrl} refused the SDK secret (HTTP ${status} to ${what}). Set GATEHOUSE_SECRET_KEY (or the secret option) ` +
+        `to the API's current secret: an admin reveals it on the API's Connect page in the console. Until then metered requests answer 503.`,
+    );
+    this.stack = `${this.name}: ${this.message}`;
+  }
+}
 /** A terminal answer to a usage report (400, 402, 409, 422): the batch is split to find the bad item. */
 export class TerminalReportError extends Error {
   constructor(readonly status: number, body: string) {
@@ -41,7 +54,7 @@ export class ControlClient {
         continue;
       }
       const text = await response.text();
-      if (response.status === 401 || response.status === 403) throw new AuthorizationError(`${method} ${path}: the SDK secret was refused (${response.status})`);
+      if (response.status === 401 || response.status === 403) throw new AuthorizationError(this.options.baseUrl, `${method} ${path.split('?')[0]}`, response.status);
       if (response.status === 429 || response.status >= 500) {
         lastError = new TransientError(`${method} ${path}: HTTP ${response.status}`);
         const retryAfter = Number(response.headers.get('retry-after'));

@@ -20,6 +20,11 @@ export interface AdmitInput {
   key: string | null | undefined;
   /** The client's address, for logs and abuse guards. */
   clientAddress?: string;
+  /**
+   * The request's `Authorization` header, if any: a key sent there as a Bearer token (where many
+   * APIs take keys) is not read, but the 401 then says which header to send it in.
+   */
+  authorization?: string | null | undefined;
 }
 
 const secondsUntil = (ms: number) => String(Math.max(1, Math.ceil(ms / 1000)));
@@ -63,11 +68,21 @@ export class Meter {
   #deliveringSoon = false;
   #sharedLimits: SharedLimits | null = null;
   #closed = false;
-  /** Resolves once the journal is recovered and a first snapshot was tried. */
+  /** Resolves once the journal is recovered and a first snapshot was tried (never rejects). */
+  readonly #started: Promise<void>;
+  /** The refusal of the secret by the first snapshot fetch, which `ready` rejects with. */
+  #refusedAtStart: AuthorizationError | null = null;
+  /**
+   * Resolves once the journal is recovered and a first snapshot was tried; rejects when Gatehouse
+   * refused the secret, so `await meter.ready` before listening stops a server started with a
+   * wrong or revoked secret, with the reason. Other start-up errors (Gatehouse unreachable) go to
+   * `onError`: the meter keeps trying.
+   */
   readonly ready: Promise<void>;
 
   constructor(options: MeterOptions) {
-    this.options = resolveOptions(options);
+    const resolved = resolveOptions(options);
+    this.options = { ...resolved, onError: onceAMinuteForRefusals(resolved.onError, resolved.now) };
     const onError = this.options.onError;
     this.#client = new ControlClient(this.options);
     this.#recorder = new Recorder(() => this.#store.schedule());
@@ -88,8 +103,12 @@ export class Meter {
       onAuthorizationInvalid: () => (this.#authorizationInvalid = true),
       now: this.options.now,
     });
-    this.ready = this.#start();
-    this.ready.catch(onError);
+    this.#started = this.#start().catch(onError);
+    this.ready = this.#started.then(() => {
+      if (this.#refusedAtStart) throw this.#refusedAtStart;
+    });
+    // Reported through onError already: a caller who never awaits `ready` gets no unhandled rejection.
+    this.ready.catch(() => undefined);
   }
 
   /** Where usage is made durable before delivery: Redis, the journal file, or nowhere. */
@@ -121,7 +140,10 @@ export class Meter {
   async #start(): Promise<void> {
     // Usage a previous process journaled and never delivered: held again, and sent first.
     this.#hold(await this.#store.open(), 1);
-    await this.sync().catch((error: Error) => this.options.onError(error));
+    await this.sync().catch((error: Error) => {
+      if (error instanceof AuthorizationError) this.#refusedAtStart = error;
+      this.options.onError(error);
+    });
     if (this.#store instanceof RedisUsageQueue) {
       const queue = this.#store;
       await queue.adoptOrphans().catch((error: Error) => this.options.onError(error));
@@ -173,6 +195,17 @@ export class Meter {
     return deny(status, reason, headers);
   }
 
+  /** 401 missing_key, naming the header the key goes in, and saying so when it came as a Bearer token. */
+  #missingKey(authorization: string | null | undefined): Denied {
+    const header = this.options.keyHeader;
+    const denied = this.#deny(401, 'missing_key', null);
+    const asBearer = header !== 'authorization' && /^bearer\s+\S/i.test(authorization ?? '');
+    const message = asBearer
+      ? `An API key is required in the ${header} header. This request sent a Bearer token in Authorization, which this API does not read keys from: send the key as "${header}: <key>".`
+      : `An API key is required in the ${header} header.`;
+    return { ...denied, body: { ...denied.body, message } };
+  }
+
   /**
    * Decides one request: 401 unknown key, 503 data too old or unavailable, 403 suspended or pending,
    * 429 rate, quota or platform limit, 402 out of credit; otherwise admits it and reserves its
@@ -189,7 +222,7 @@ export class Meter {
    */
   admitNow(input: AdmitInput): Admission | Promise<Admission> {
     const key = input.key;
-    if (!key) return this.#deny(401, 'missing_key', null);
+    if (!key) return this.#missingKey(input.authorization);
     if (!this.state.loaded) return this.#admitOnceLoaded(key);
     const keys = this.state.keys;
     if (this.#seenFor !== keys) {
@@ -243,7 +276,7 @@ export class Meter {
   }
 
   async #admitPersonOnceLoaded(personId: string): Promise<Admission> {
-    await this.ready;
+    await this.#started;
     if (!this.state.loaded) await this.sync().catch(() => undefined);
     if (!this.state.loaded) return this.#deny(503, 'unavailable', null, RETRY_5);
     return this.admitPerson(personId);
@@ -277,7 +310,7 @@ export class Meter {
   /** A request that came before the first snapshot: it waits for the start, then is decided. */
   async #admitOnceLoaded(key: string): Promise<Admission> {
     if (PREFIXED_KEY.test(key) && !isWellFormedApiKey(key)) return this.#deny(401, 'invalid_key', null);
-    await this.ready;
+    await this.#started;
     if (!this.state.loaded) await this.sync().catch(() => undefined);
     if (!this.state.loaded) return this.#deny(503, 'unavailable', null, RETRY_5);
     return this.admitNow({ key });
@@ -487,4 +520,23 @@ export class Meter {
  */
 export function createMeter(options: MeterOptions = {}): Meter {
   return new Meter(options);
+}
+
+/** How often the SDK says its secret is refused while it keeps being refused. */
+const REFUSAL_REPORT_INTERVAL_MS = 60_000;
+
+/**
+ * A refused secret fails every sync, lookup and report, many a second under traffic: the first
+ * refusal is reported at once, then at most one a minute. Other errors pass through as they come.
+ */
+function onceAMinuteForRefusals(onError: (error: Error) => void, now: () => number): (error: Error) => void {
+  let lastReported = -Infinity;
+  return (error) => {
+    if (error instanceof AuthorizationError) {
+      const at = now();
+      if (at - lastReported < REFUSAL_REPORT_INTERVAL_MS) return;
+      lastReported = at;
+    }
+    onError(error);
+  };
 }

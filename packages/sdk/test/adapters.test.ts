@@ -54,14 +54,23 @@ async function checkAdapter(send: Send, meter: Meter, tap: WireTap) {
   assert.equal(missing.status, 401);
   assert.match(missing.headers.get('www-authenticate') ?? '', /^Bearer /);
   assert.match(missing.headers.get('content-type') ?? '', /application\/json/);
-  assert.deepEqual(await missing.json(), { error: 'missing_key', message: 'An API key is required.' });
+  assert.deepEqual(await missing.json(), { error: 'missing_key', message: 'An API key is required in the x-api-key header.' });
+
+  // A customer key sent as a Bearer token (where many APIs take keys): refused, naming the header.
+  const asBearer = await send('/hello', { headers: { authorization: `Bearer ${key}` } });
+  assert.equal(asBearer.status, 401);
+  assert.deepEqual(await asBearer.json(), {
+    error: 'missing_key',
+    message: 'An API key is required in the x-api-key header. This request sent a Bearer token in Authorization, which this API does not read keys from: send the key as "x-api-key: <key>".',
+  });
 
   const unknown = await send('/hello', { headers: { 'x-api-key': unknownKey() } });
   assert.equal(unknown.status, 401);
   assert.equal(unknown.headers.get('www-authenticate'), 'Bearer error="invalid_token"');
   assert.equal(((await unknown.json()) as { error: string }).error, 'invalid_key');
 
-  const hello = await send('/hello', { headers: { 'x-api-key': key } });
+  // The key in its header is read, whatever Authorization holds beside it.
+  const hello = await send('/hello', { headers: { 'x-api-key': key, authorization: 'Bearer something-else' } });
   assert.equal(hello.status, 200);
   assert.deepEqual(await hello.json(), { customer: customer.id });
 
@@ -81,7 +90,7 @@ async function checkAdapter(send: Send, meter: Meter, tap: WireTap) {
   await meter.flush();
   const reported = tap.delivered.map((item) => `${item.status_code}×${item.count}`).sort();
   assert.deepEqual(reported, ['200×1', '201×1', '404×1', '500×1'], 'each admitted request with the status its handler answered');
-  assert.deepEqual(meter.metrics().admissions, { admitted: 4, missing_key: 1, invalid_key: 1 });
+  assert.deepEqual(meter.metrics().admissions, { admitted: 4, missing_key: 2, invalid_key: 1 });
 }
 
 const later = () => new Promise((resolve) => setTimeout(resolve, 5));

@@ -199,7 +199,7 @@ test('a request without a key or with an unknown key is refused 401 before the M
     const raw = await fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
     assert.equal(raw.status, 401);
     assert.match(raw.headers.get('www-authenticate') ?? '', /^Bearer/);
-    assert.deepEqual(await raw.json(), { error: 'missing_key', message: 'An API key is required.' });
+    assert.deepEqual(await raw.json(), { error: 'missing_key', message: 'An API key is required in the x-api-key header.' });
     assert.equal(server.handled(), 0);
   } finally {
     await server.close();

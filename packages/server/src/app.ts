@@ -23,12 +23,12 @@ import { SecretBox } from './platform/crypto.js';
 import type { DatabaseHandle } from './platform/db/database.js';
 import { Problem } from './platform/errors.js';
 import { classifyHost, isTenantFace, type Face } from './platform/http/host.js';
-import { logRedact, logSerializers } from './platform/http/logging.js';
+import { logDestination, logRedact, logSerializers } from './platform/http/logging.js';
 import { httpServerFactory } from './platform/http/server-factory.js';
 import { decodeCookieValue } from './platform/http/cookies.js';
 import { installJsonParser } from './platform/http/json-body.js';
 import { installProblemHandler, sendProblem } from './platform/http/problem-handler.js';
-import { validatorCompiler } from './platform/http/validation.js';
+import { validatorCompiler, validatorCompilerOnFirstUse } from './platform/http/validation.js';
 import { MailOutbox } from './platform/mail/outbox.js';
 import { devOutboxTransport, smtpTransport, type MailTransport } from './platform/mail/transport.js';
 import { createMetrics } from './platform/metrics.js';
@@ -77,6 +77,8 @@ import { PaymentReceipts } from './payments/receipts.js';
 import { AutoRecharge } from './payments/auto-recharge.js';
 import { LowBalanceAlerts } from './payments/low-balance.js';
 import { paymentRoutes } from './payments/routes.js';
+import { customerPaymentRoutes } from './payments/customer-routes.js';
+import { CustomerSubscriptions } from './payments/customer-subscriptions.js';
 import { PaymentsService } from './payments/service.js';
 import { StripeProvider } from './payments/stripe-provider.js';
 import { webhookRoutes } from './payments/webhook-routes.js';
@@ -129,6 +131,8 @@ export interface AppDeps {
    */
   outboundTestCa?: string;
   logger?: boolean;
+  /** Tests: each route's validators compiled on its first request, not at start (they start hundreds of apps). */
+  compileValidatorsOnFirstUse?: boolean;
 }
 
 /** The composition root: one typed services object, built once and handed to the routes. */
@@ -159,7 +163,7 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
       return new Map(apiIds.map((id) => [id, { customers: customerCounts.get(id) ?? 0, monthRequests: requests.get(id) ?? 0 }]));
     },
     (trx, apiId) => customers.refreshPolicies(trx, apiId),
-    { paymentsOut: (apiId) => payments.paymentsOut(apiId), purchasable: (plan) => payments.purchasable(plan) },
+    { paymentsOut: (apiId) => payments.paymentsOut(apiId), purchasable: (plan) => payments.purchasable(plan), endBilling: (apiId) => payments.endBilling(apiId) },
     (api) => domains.domainOut(api),
   );
   const domains: DomainService = new DomainService(db, clock, audit, apis, new DnsChecker(config.dnsServers, config.customDomains.caaIssuers), rateLimits, {
@@ -179,9 +183,10 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   const receipts = new PaymentReceipts(db, clock, outbox, apis, customers, provider, onError);
   const autoRecharge = new AutoRecharge(db, clock, outbox, audit, apis, customers, (input) => payments.chargeAutoRecharge(input), onError);
   const paymentEvents = new PaymentEvents(db, clock, apis, customers, ledger, plans, audit, receipts, autoRecharge, outbox);
-  const payments: PaymentsService = new PaymentsService(db, clock, audit, apis, customers, plans, provider, paymentEvents, receipts, autoRecharge, new LowBalanceAlerts(db, outbox, apis, customers), config.baseUrl, onError);
+  const payments: PaymentsService = new PaymentsService(db, clock, audit, apis, customers, plans, provider, paymentEvents, receipts, autoRecharge, new LowBalanceAlerts(db, outbox, apis, customers), config.baseUrl, onError, outbox);
   // The development provider sends its events through the webhook path, as a request to it would.
   devProvider?.deliverTo((raw, signature) => payments.receiveWebhook('dev', raw, signature));
+  const customerSubscriptions = new CustomerSubscriptions(db, audit, apis, customers, payments, receipts);
   const stats: StatsService = new StatsService(db, clock, apis, customers, ledger, (apiId) => payments.ready(apiId));
   const snapshots = new SnapshotService(db, clock, apis);
   // Per-node caches and the notifications that keep them true; buildApp starts listening.
@@ -228,7 +233,7 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   return {
     config, clock, db, database: deps.database, devOutbox, metrics, box, rateLimits, outbox, audit, accounts, workspaces, auth,
     platformPlans, apis, domains, ledger, customers, customerInvitations, customerMembers, customerPortalView, plans, stats, snapshots, usage, scheduler, signingKeys, registry, people,
-    personSessions, personAccounts, tokens, authorization, tokenBuckets, logos, payments, devProvider, metadataDocuments, clients, registration, endUserKeys, keyIntrospector,
+    personSessions, personAccounts, tokens, authorization, tokenBuckets, logos, payments, customerSubscriptions, devProvider, metadataDocuments, clients, registration, endUserKeys, keyIntrospector,
     changes, issuerReads, webhooks, webhookDelivery, lifecycle,
   };
 }
@@ -237,8 +242,9 @@ export type Services = ReturnType<typeof buildServices>;
 
 export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; services: Services }> {
   const { config } = deps;
+  const stream = deps.logger === false ? undefined : await logDestination(config.logFormat);
   const app = Fastify({
-    logger: deps.logger === false ? false : { level: config.logLevel, redact: logRedact, serializers: logSerializers },
+    logger: deps.logger === false ? false : { level: config.logLevel, redact: logRedact, serializers: logSerializers, ...(stream ? { stream } : {}) },
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT,
     genReqId: () => randomUUID(),
@@ -256,7 +262,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       return sendProblem(reply, request, tooLong ? new Problem('not_found', 'Nothing here has a path parameter over 100 characters') : new Problem('bad_request', error.message));
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
-  app.setValidatorCompiler(validatorCompiler);
+  app.setValidatorCompiler(deps.compileValidatorsOnFirstUse ? validatorCompilerOnFirstUse : validatorCompiler);
   installJsonParser(app, BODY_LIMIT);
   // Console bodies are JSON only: a cross-site HTML form cannot send JSON, which closes that door.
   app.removeContentTypeParser('text/plain');
@@ -338,6 +344,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       await api.register(planRoutes(services.plans));
       await api.register(statsRoutes(services.stats));
       await api.register(paymentRoutes(services.payments));
+      await api.register(customerPaymentRoutes(services.customerSubscriptions));
       await api.register(domainRoutes(services.domains));
       await api.register(signinSettingsRoutes(services.registry, services.people));
       await api.register(webhookEndpointRoutes(services.webhooks));

@@ -21,7 +21,9 @@ export interface Config {
   secretKey: Buffer;
   trustProxy: boolean;
   production: boolean;
-  logLevel: string;
+  logLevel: LogLevel;
+  /** Log lines as JSON (for collectors), or pino's pretty output for a person at a terminal. */
+  logFormat: 'json' | 'pretty';
   /** Replaces the platform plan catalogue (platform-plans.json). */
   platformPlansFile: string | null;
   /** Tests only: outbound fetches of user-given URLs may reach loopback and private networks. */
@@ -42,6 +44,16 @@ export interface Config {
   shutdownDrainS: number;
   /** After closing begins: time in-flight requests and background work get before they are abandoned. */
   shutdownGraceS: number;
+}
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(name, `must be one of ${allowed.join(', ')}; got "${raw}"`);
+  return raw as T;
 }
 
 export type PaymentsConfig =
@@ -142,7 +154,11 @@ function customDomains(env: Env, portalDomain: string): Config['customDomains'] 
   return { cnameTarget, caaIssuers };
 }
 
-export function loadConfig(env: Env = process.env): Config {
+/**
+ * `terminal`: whether standard output is a terminal; there, outside production, logs default to
+ * pino's pretty output, and anywhere else to JSON lines (LOG_FORMAT chooses either way).
+ */
+export function loadConfig(env: Env = process.env, terminal: boolean = Boolean(process.stdout.isTTY)): Config {
   const production = env.NODE_ENV === 'production';
   const port = integer(env, 'PORT', 8080, 0, 65535);
   const base = origin(env, 'BASE_URL', `http://localhost:${port}`);
@@ -186,7 +202,8 @@ export function loadConfig(env: Env = process.env): Config {
     secretKey: secretKey(env, production, dataDir),
     trustProxy,
     production,
-    logLevel: env.LOG_LEVEL || 'info',
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    logFormat: oneOf(env, 'LOG_FORMAT', ['json', 'pretty'] as const, terminal && !production ? 'pretty' : 'json'),
     platformPlansFile: env.PLATFORM_PLANS_FILE || null,
     outboundAllowPrivate,
     headersTimeoutS,

@@ -162,7 +162,10 @@ export interface paths {
         };
         put?: never;
         post?: never;
-        /** Delete an API with its customers and ledger (admin) */
+        /**
+         * Delete an API with its customers and ledger (owner)
+         * @description Cancels the platform subscription and every customer subscription at the payments provider at once (no further invoice), then deletes. A failure at the provider answers 502 naming the subscription, and nothing is deleted.
+         */
         delete: {
             parameters: {
                 query?: never;
@@ -219,6 +222,15 @@ export interface paths {
                 };
                 /** @description Default Response */
                 429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                502: {
                     headers: {
                         [name: string]: unknown;
                     };
@@ -1701,6 +1713,636 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/apis/{api}/customers/{id}/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A customer's receipts and paid invoices, newest first, with refunds and disputes */
+        get: {
+            parameters: {
+                query?: {
+                    limit?: number;
+                };
+                header?: never;
+                path: {
+                    api: string;
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            payments: {
+                                amount_cents: number;
+                                /** Format: date-time */
+                                created_at: string;
+                                /** @description credit the payment added */
+                                credit_micro: number;
+                                /** @description credit refunds and an open or lost dispute took back */
+                                credit_taken_back_micro: number;
+                                description: string;
+                                /** @description the provider's object: checkout session (top-up), payment intent (automatic top-up), invoice (plan) */
+                                id: string;
+                                kind: "topup" | "auto_recharge" | "plan";
+                                refunded_cents: number;
+                                status: "paid" | "partially_refunded" | "refunded" | "disputed" | "dispute_won" | "dispute_lost";
+                                /** @description the provider's receipt or invoice page */
+                                url?: string;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apis/{api}/customers/{id}/subscription/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a customer's subscription at the end of its period or at once (editor) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    api: string;
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /**
+                         * @description false ends it now, with proration as the provider computes it
+                         * @default true
+                         */
+                        at_period_end?: boolean;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * Format: date-time
+                             * @description set when the customer was removed but had money, usage or keys on record
+                             */
+                            archived_at?: string;
+                            balance_micro: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            custom_limits: boolean;
+                            email: string;
+                            id: string;
+                            is_test: boolean;
+                            /** Format: date-time */
+                            last_used_at?: string;
+                            month_requests: number;
+                            name: string;
+                            plan_id?: string;
+                            plan_name?: string;
+                            status: "active" | "pending" | "suspended";
+                        } & {
+                            auto_recharge: {
+                                amount_cents: number;
+                                enabled: boolean;
+                                /** Format: date-time */
+                                failed_at?: string;
+                                has_card: boolean;
+                                threshold_micro: number;
+                            };
+                            custom: {
+                                monthly_quota: number | null;
+                                price_per_request_micro: number | null;
+                                rps: number | null;
+                            };
+                            effective: {
+                                billing_model: "payg" | "subscription" | "none";
+                                monthly_quota?: number;
+                                price_per_request_micro: number;
+                                rps: number;
+                                source: "custom" | "plan" | "payg";
+                            };
+                            keys: {
+                                /** Format: date-time */
+                                created_at: string;
+                                id: string;
+                                /** Format: date-time */
+                                last_used_at?: string;
+                                name: string;
+                                prefix: string;
+                            }[] | null;
+                            low_balance_micro?: number;
+                            members: {
+                                /** Format: date-time */
+                                created_at: string;
+                                email: string;
+                                id: string;
+                                /** Format: date-time */
+                                last_login_at?: string;
+                                name: string;
+                                role: string;
+                            }[] | null;
+                            notes: string;
+                            plan_source: "" | "manual" | "provider";
+                            provider_customer_id?: string;
+                            /** Format: date-time */
+                            subscription_period_end?: string;
+                            subscription_status?: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apis/{api}/customers/{id}/subscription/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Undo the cancellation of a customer's subscription before its period ends (editor) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    api: string;
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * Format: date-time
+                             * @description set when the customer was removed but had money, usage or keys on record
+                             */
+                            archived_at?: string;
+                            balance_micro: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            custom_limits: boolean;
+                            email: string;
+                            id: string;
+                            is_test: boolean;
+                            /** Format: date-time */
+                            last_used_at?: string;
+                            month_requests: number;
+                            name: string;
+                            plan_id?: string;
+                            plan_name?: string;
+                            status: "active" | "pending" | "suspended";
+                        } & {
+                            auto_recharge: {
+                                amount_cents: number;
+                                enabled: boolean;
+                                /** Format: date-time */
+                                failed_at?: string;
+                                has_card: boolean;
+                                threshold_micro: number;
+                            };
+                            custom: {
+                                monthly_quota: number | null;
+                                price_per_request_micro: number | null;
+                                rps: number | null;
+                            };
+                            effective: {
+                                billing_model: "payg" | "subscription" | "none";
+                                monthly_quota?: number;
+                                price_per_request_micro: number;
+                                rps: number;
+                                source: "custom" | "plan" | "payg";
+                            };
+                            keys: {
+                                /** Format: date-time */
+                                created_at: string;
+                                id: string;
+                                /** Format: date-time */
+                                last_used_at?: string;
+                                name: string;
+                                prefix: string;
+                            }[] | null;
+                            low_balance_micro?: number;
+                            members: {
+                                /** Format: date-time */
+                                created_at: string;
+                                email: string;
+                                id: string;
+                                /** Format: date-time */
+                                last_login_at?: string;
+                                name: string;
+                                role: string;
+                            }[] | null;
+                            notes: string;
+                            plan_source: "" | "manual" | "provider";
+                            provider_customer_id?: string;
+                            /** Format: date-time */
+                            subscription_period_end?: string;
+                            subscription_status?: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apis/{api}/customers/{id}/subscription/switch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move a customer's subscription to another plan (editor)
+         * @description The provider's subscription is updated first (it prorates); the customer's plan follows its event.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    api: string;
+                    id: string;
+                };
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        plan_id: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /**
+                             * Format: date-time
+                             * @description set when the customer was removed but had money, usage or keys on record
+                             */
+                            archived_at?: string;
+                            balance_micro: number;
+                            /** Format: date-time */
+                            created_at: string;
+                            custom_limits: boolean;
+                            email: string;
+                            id: string;
+                            is_test: boolean;
+                            /** Format: date-time */
+                            last_used_at?: string;
+                            month_requests: number;
+                            name: string;
+                            plan_id?: string;
+                            plan_name?: string;
+                            status: "active" | "pending" | "suspended";
+                        } & {
+                            auto_recharge: {
+                                amount_cents: number;
+                                enabled: boolean;
+                                /** Format: date-time */
+                                failed_at?: string;
+                                has_card: boolean;
+                                threshold_micro: number;
+                            };
+                            custom: {
+                                monthly_quota: number | null;
+                                price_per_request_micro: number | null;
+                                rps: number | null;
+                            };
+                            effective: {
+                                billing_model: "payg" | "subscription" | "none";
+                                monthly_quota?: number;
+                                price_per_request_micro: number;
+                                rps: number;
+                                source: "custom" | "plan" | "payg";
+                            };
+                            keys: {
+                                /** Format: date-time */
+                                created_at: string;
+                                id: string;
+                                /** Format: date-time */
+                                last_used_at?: string;
+                                name: string;
+                                prefix: string;
+                            }[] | null;
+                            low_balance_micro?: number;
+                            members: {
+                                /** Format: date-time */
+                                created_at: string;
+                                email: string;
+                                id: string;
+                                /** Format: date-time */
+                                last_login_at?: string;
+                                name: string;
+                                role: string;
+                            }[] | null;
+                            notes: string;
+                            plan_source: "" | "manual" | "provider";
+                            provider_customer_id?: string;
+                            /** Format: date-time */
+                            subscription_period_end?: string;
+                            subscription_status?: string;
+                        };
+                    };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/apis/{api}/customers/invite": {
         parameters: {
             query?: never;
@@ -2563,7 +3205,7 @@ export interface paths {
                 query?: {
                     cursor?: string;
                     customer_id?: string;
-                    kind?: "welcome" | "credit" | "usage" | "topup" | "plan_credit" | "auto_recharge";
+                    kind?: "welcome" | "credit" | "usage" | "topup" | "plan_credit" | "auto_recharge" | "refund" | "dispute" | "dispute_won";
                     limit?: number;
                 };
                 header?: never;
@@ -3161,6 +3803,105 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/apis/{api}/plan/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel the platform plan at the end of its paid period (owner); the API is on free after */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    api: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/apis/{api}/plan/checkout": {
         parameters: {
             query?: never;
@@ -3170,7 +3911,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Buy a platform plan for the API (owner); answers the checkout page */
+        /**
+         * Buy or change the platform plan of the API (owner)
+         * @description Without a live subscription: answers the provider's checkout page. With one: moves it to this plan at once, prorated by the provider (never a second subscription), and answers the console's plan page; `free` cancels at the end of the period.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -3198,6 +3942,105 @@ export interface paths {
                             url: string;
                         };
                     };
+                };
+                /** @description Default Response */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apis/{api}/plan/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Keep the platform plan: undo a cancellation before the period ends (owner) */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path: {
+                    api: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                204: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
                 };
                 /** @description Default Response */
                 401: {

@@ -28,7 +28,7 @@ export interface ConsoleFixture {
 
 /** The app and one browser for a test file. */
 export async function startConsole(testFileUrl: string, env: Record<string, string> = {}): Promise<ConsoleFixture> {
-  const file = relative(join(PACKAGE_DIR, 'test'), fileURLToPath(testFileUrl)).replace(/\.test\.ts$/, '');
+  const file = relative(join(PACKAGE_DIR, 'test'), fileURLToPath(testFileUrl)).replace(/\.test\.[jt]s$/, '');
   const output = join(PACKAGE_DIR, 'test-output', file);
   mkdirSync(output, { recursive: true });
   const t = await startTestApp(env);

@@ -52,7 +52,7 @@ export function gatehousePlugin(meter: Meter) {
     // Callback hooks, not async ones: a decision that needs no waiting costs no promise.
     const onRequest: OnRequest = (request, reply, done) => {
       // Without clientAddress: the meter does not use it, and request.ip runs proxy-addr under trustProxy.
-      const decision = meter.admitNow({ key: headerValue(request.headers[meter.options.keyHeader]) });
+      const decision = meter.admitNow({ key: headerValue(request.headers[meter.options.keyHeader]), authorization: headerValue(request.headers.authorization) });
       if (decision instanceof Promise) decision.then((d) => decided(d, request, reply, done), done);
       else decided(decision, request, reply, done);
     };

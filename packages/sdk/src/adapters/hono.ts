@@ -18,7 +18,7 @@ interface HonoLikeContext {
  */
 export function gatehouse(meter: Meter) {
   return async (c: HonoLikeContext, next: () => Promise<void>): Promise<Response | void> => {
-    const decision = await meter.admit({ key: c.req.header(meter.options.keyHeader) });
+    const decision = await meter.admit({ key: c.req.header(meter.options.keyHeader), authorization: c.req.header('authorization') });
     if (!decision.ok) return c.json(decision.body, decision.status, decision.headers);
     c.set('gatehouse', decision.customer);
     try {

@@ -61,7 +61,7 @@ export function finishOnHead(res: ServerResponse, admitted: Admitted): void {
  * on every request.
  */
 export function admitNode(meter: Meter, req: IncomingMessage): Admission | Promise<Admission> {
-  return meter.admitNow({ key: headerValue(req.headers[meter.options.keyHeader]) });
+  return meter.admitNow({ key: headerValue(req.headers[meter.options.keyHeader]), authorization: req.headers.authorization });
 }
 
 /** Sends a verifier's refusal as JSON with its headers. */

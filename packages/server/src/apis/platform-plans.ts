@@ -30,15 +30,47 @@ export interface PlatformPlan {
   provider_price_id?: string;
 }
 
-const defaultFile = fileURLToPath(new URL('../../platform-plans.json', import.meta.url));
+/**
+ * The one plan of a self-hosted Gatehouse, used when no catalogue is configured: nothing capped
+ * (0 is "no limit", as for an API's rps and monthly_quota), every feature on, no branding, nothing
+ * to buy. A priced catalogue is for operators who sell Gatehouse to other owners.
+ */
+export const SELF_HOSTED_PLAN: PlatformPlan = {
+  code: 'self_hosted',
+  name: 'Self-hosted',
+  price_monthly_cents: 0,
+  monthly_requests: 0,
+  max_customers: 0,
+  custom_domain: true,
+  teams: true,
+  remove_branding: true,
+  hard_cap: false,
+  connected_apps: true,
+  end_user_keys: true,
+};
+
+/** The example priced catalogue shipped with the server (docs/operations.md, "Platform plans"). */
+export const PRICED_CATALOGUE_EXAMPLE = fileURLToPath(new URL('../../platform-plans.json', import.meta.url));
+
+/** A limit of a platform plan, where 0 means none. */
+export const withinPlanLimit = (used: number, limit: number) => limit === 0 || used < limit;
 
 /**
- * The catalogue, read once from a JSON file the operator may replace (PLATFORM_PLANS_FILE).
- * It must contain `free`: every API starts on it.
+ * The catalogue: without a file, the self-hosted plan alone; with PLATFORM_PLANS_FILE, the priced
+ * plans the operator sells, read once. A priced catalogue must contain `free`: every API starts on
+ * it. APIs store the code of their plan; one the catalogue lacks (`free` in a self-hosted
+ * catalogue, or a plan an operator removed) reads as the catalogue's starting plan.
  */
 export class PlatformPlans {
   readonly list: PlatformPlan[];
-  constructor(file: string = defaultFile) {
+  /** True without a priced catalogue: every API is on the self-hosted plan. */
+  readonly selfHosted: boolean;
+  constructor(file?: string) {
+    this.selfHosted = file === undefined;
+    if (file === undefined) {
+      this.list = [SELF_HOSTED_PLAN];
+      return;
+    }
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as { plans: PlatformPlan[] };
     for (const plan of parsed.plans) {
       for (const key of ['monthly_requests', 'max_customers', 'price_monthly_cents'] as const) {
@@ -50,7 +82,7 @@ export class PlatformPlans {
     this.list = parsed.plans;
   }
   get(code: string): PlatformPlan {
-    return this.list.find((p) => p.code === code) ?? this.list.find((p) => p.code === 'free')!;
+    return this.list.find((p) => p.code === code) ?? (this.selfHosted ? SELF_HOSTED_PLAN : this.list.find((p) => p.code === 'free')!);
   }
   /** PlatformPlanOut; `purchasable` when the payments provider can sell it (payments/service.ts). */
   toOut(plan: PlatformPlan, purchasable: boolean) {

@@ -52,6 +52,10 @@ export function findApiBySecretHash(db: Db, hash: string, now: Date) {
  * APIs whose platform plan has ended and is not `free` yet: past due beyond the grace, or canceled
  * (at the period's end) with the period over.
  */
+export function apisWithGraceEndingBefore(db: Executor, cutoff: Date) {
+  return db.selectFrom('apis').select(['id', 'name', 'workspace_id', 'platform_plan', 'plan_grace_until']).where('platform_plan', '<>', 'free').where('plan_status', '=', 'past_due').where('plan_grace_until', '<', cutoff).limit(1000).execute();
+}
+
 export function apisWithEndedPlatformPlans(db: Executor, now: Date) {
   return db
     .selectFrom('apis')

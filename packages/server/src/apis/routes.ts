@@ -44,7 +44,7 @@ export function apiRoutes(apis: ApiService, logos: LogoCache): FastifyPluginAsyn
     }, async (request) => apis.update(requireCaller(request), request.params.api, request.body));
 
     app.delete('/apis/:api', {
-      schema: { tags, summary: 'Delete an API with its customers and ledger (admin)', params, response: withProblems({ 204: Type.Null() }) },
+      schema: { tags, summary: 'Delete an API with its customers and ledger (owner)', description: 'Cancels the platform subscription and every customer subscription at the payments provider at once (no further invoice), then deletes. A failure at the provider answers 502 naming the subscription, and nothing is deleted.', params, response: withProblems({ 204: Type.Null() }, 502) },
     }, async (request, reply) => {
       await apis.remove(requireCaller(request), request.params.api);
       return reply.status(204).send(null);

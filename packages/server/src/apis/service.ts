@@ -42,6 +42,8 @@ export interface PaymentsOutShape {
 export interface PaymentsView {
   paymentsOut(apiId: string): Promise<PaymentsOutShape>;
   purchasable(plan: PlatformPlan): boolean;
+  /** Ends every subscription of the API at the provider at once; throws a problem naming the one that failed. */
+  endBilling(apiId: string): Promise<void>;
 }
 
 /** What the domains capability tells ApiOut: spec 2.1 DomainOut (domains/service.ts). */
@@ -140,6 +142,21 @@ export class ApiService {
   /** Sets an API's platform plan and its status, in the transaction of the event that moved it. */
   async setPlatformPlan(trx: Trx, apiId: string, state: PlatformPlanState): Promise<void> {
     await q.updateApi(trx, apiId, { ...state, updated_at: this.clock.now() });
+  }
+
+  /** Who is mailed about an API's platform plan: the owners of its workspace. */
+  ownerContacts(db: Db | Trx, workspaceId: string): Promise<string[]> {
+    return this.workspaces.ownerContacts(db, workspaceId);
+  }
+
+  /** The console's page of an API's platform plan (where owner mails point). */
+  planPageUrl(apiId: string): string {
+    return `${this.urls.baseUrl}/apis/${apiId}/plan`;
+  }
+
+  /** APIs whose past-due platform plan's grace ends before `cutoff` (the owner is warned). */
+  platformGracesEndingBefore(cutoff: Date) {
+    return q.apisWithGraceEndingBefore(this.db, cutoff);
   }
 
   /** APIs whose platform plan ran out: past due beyond its grace, or canceled past its period. */
@@ -327,7 +344,7 @@ export class ApiService {
       slug: api.slug,
       status: api.status,
       portal_url: this.portalUrl(api.slug),
-      plan_code: api.platform_plan,
+      plan_code: this.platformPlans.get(api.platform_plan).code,
       customers: counts.get(api.id)?.customers ?? 0,
       month_requests: counts.get(api.id)?.monthRequests ?? 0,
       created_at: api.created_at.toISOString(),
@@ -413,8 +430,14 @@ export class ApiService {
     return this.#out(row, role);
   }
 
+  /**
+   * Deletes an API (workspace owners: it ends what the owner and every customer pay for). Every
+   * subscription is canceled at the provider first, at once and without a further invoice; a
+   * failure there stops here, with nothing deleted (issue 23 item 3).
+   */
   async remove(caller: Caller, apiId: string): Promise<void> {
-    const { api } = await this.access(caller, apiId, 'admin');
+    const { api } = await this.access(caller, apiId, 'owner');
+    await this.payments.endBilling(apiId);
     await this.db.transaction().execute(async (trx) => {
       await q.deleteApi(trx, apiId);
       await this.audit.record(trx, actorOf(caller), {

@@ -1,4 +1,5 @@
 import { formatApiKey } from '@gatehouse/protocol';
+import { withinPlanLimit } from '../apis/platform-plans.js';
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '../platform/clock.js';
 import { sha256Hex } from '../platform/crypto.js';
@@ -29,6 +30,9 @@ export const TEST_CREDIT_MICRO = 10_000_000;
 type CustomerRow = Selectable<CustomersTable>;
 
 /** The columns the payments provider's events keep (spec 2.2 CustomerDetail). */
+/** Subscription statuses in which the provider bills the customer for its plan. */
+const LIVE_SUBSCRIPTION = new Set(['active', 'trialing', 'past_due']);
+
 export type ProviderBilling = Partial<Pick<CustomerRow, 'plan_id' | 'plan_source' | 'provider_customer_id' | 'subscription_status' | 'subscription_period_end' | 'subscription_cancel_at_period_end' | 'has_card' | 'auto_recharge_failed_at'>>;
 
 export interface LimitsInput {
@@ -167,7 +171,8 @@ export class CustomerService {
     await this.apis.lockForUpdate(trx, api.id);
     if (!input.isTest) {
       const limit = this.apis.platformPlans.get(api.platform_plan).max_customers;
-      if ((await q.countRealCustomers(trx, api.id)) >= limit) return fail('plan_limit', `The ${api.platform_plan} plan allows ${limit} customers`);
+      // 0: no cap (the self-hosted plan).
+      if (!withinPlanLimit(await q.countRealCustomers(trx, api.id), limit)) return fail('plan_limit', `The ${api.platform_plan} plan allows ${limit} customers`);
     }
     const now = this.clock.now();
     const id = newId('cus');
@@ -276,6 +281,15 @@ export class CustomerService {
         throw validationProblem('body.status', 'a customer cannot be moved back to pending', changes.status);
       }
       if (customer.is_test && changes.status === 'suspended') throw new Problem('customer_state', 'The test customer cannot be suspended');
+      // A paying customer's plan is the provider's subscription: changed here, the provider would
+      // go on billing the old plan (issue 23). The subscription operations change both.
+      if ('plan_id' in changes && customer.plan_source === 'provider' && LIVE_SUBSCRIPTION.has(customer.subscription_status ?? '')) {
+        throw new Problem(
+          'subscription_managed',
+          `${customer.name} pays for its plan through a subscription; switch it with POST /apis/${apiId}/customers/${customerId}/subscription/switch or end it with POST /apis/${apiId}/customers/${customerId}/subscription/cancel`,
+          [{ location: 'body.plan_id', message: 'the plan follows the subscription at the payments provider', value: changes.plan_id }],
+        );
+      }
       const set = changedColumns(customer, changes);
       if (Object.keys(set).length === 0) return customer;
       if (set.plan_id && (!plan || !plan.active)) throw validationProblem('body.plan_id', 'no active plan of this API has that id', set.plan_id);

@@ -15,6 +15,7 @@ import { registrationRoutes } from './connected-apps/registration-routes.js';
 import { userinfoRoutes } from './protocol/userinfo-routes.js';
 import { logoRoutes } from './pages/logo.js';
 import { registerTenantHook } from './tenant.js';
+import { isPagePath } from './page-paths.js';
 import { accountApiRoutes } from '../end-user-keys/account-routes.js';
 
 /** Spec 4.1: these answer cross-origin requests, without credentials. */
@@ -27,16 +28,6 @@ const CORS_PATHS = new Set([
   '/oauth/revoke',
   '/oauth/register',
 ]);
-
-/**
- * Paths a browser shows as pages (sign-in, consent, logout confirmation, the customer portal):
- * their errors are pages. Protocol endpoints (the rest of /oauth, discovery, /api) answer JSON.
- */
-export function isPagePath(url: string): boolean {
-  const path = url.split('?')[0]!;
-  if (path === '/oauth/authorize' || path.startsWith('/oauth/authorize/') || path === '/oauth/logout') return true;
-  return !(path.startsWith('/oauth/') || path.startsWith('/.well-known/') || path.startsWith('/api/'));
-}
 
 /** A tenant-host request Fastify could not route (bad percent-encoding): a page or an OAuth error. */
 export function answerMalformedUrl(request: FastifyRequest, reply: FastifyReply) {
@@ -80,7 +71,7 @@ export function issuerRoutes(services: Services, secureCookies: boolean, alongsi
       route.schema = { ...(route.schema ?? {}), hide: true };
     });
     await app.register(formbody, { bodyLimit: 64 * 1024 });
-    registerTenantHook(app, { db, reads: services.issuerReads, clock, apis: services.apis, domains: services.domains });
+    registerTenantHook(app, { db, reads: services.issuerReads, clock, apis: services.apis, domains: services.domains, consoleUrl: services.config.baseUrl });
 
     app.addHook('onRequest', async (request, reply) => {
       if (!CORS_PATHS.has(request.url.split('?')[0]!)) return;

@@ -6,6 +6,7 @@ import type { Db } from '../platform/db/database.js';
 import { findApiAndSettingsById, findApiAndSettingsBySlug } from './registry/lookups.js';
 import { loadSettings, type SigninSettings } from './registry/settings.js';
 import type { CachedReads, ResolvedTenant } from './cached-reads.js';
+import { answerUnknownHost } from './unknown-host.js';
 
 /** The API whose sign-in service a request reached, with its issuer identifier and settings. */
 export interface Tenant {
@@ -30,7 +31,7 @@ declare module 'fastify' {
   }
 }
 
-/** Thrown when the host names no API; the tenant face answers a plain 404. */
+/** Thrown when the host names no API; the tenant face answers 404 (a page for browsers: unknown-host.ts). */
 export class UnknownTenant extends Error {}
 
 /**
@@ -40,7 +41,7 @@ export class UnknownTenant extends Error {}
  * every change of an API, its settings or its domain notifies, so a domain set, failed or removed
  * is served, or not, within a second on every node. Unknown hosts are not cached.
  */
-export function registerTenantHook(app: FastifyInstance, deps: { db: Db; reads: CachedReads; clock: Clock; apis: ApiService; domains: DomainService }) {
+export function registerTenantHook(app: FastifyInstance, deps: { db: Db; reads: CachedReads; clock: Clock; apis: ApiService; domains: DomainService; consoleUrl: string }) {
   async function resolve(face: FastifyRequest['face']): Promise<ResolvedTenant | undefined> {
     let found: Awaited<ReturnType<typeof findApiAndSettingsBySlug>>;
     if (face.kind === 'tenant') found = await findApiAndSettingsBySlug(deps.db, face.slug);
@@ -60,9 +61,7 @@ export function registerTenantHook(app: FastifyInstance, deps: { db: Db; reads: 
       face.kind === 'tenant' ? await deps.reads.tenant(`slug ${face.slug}`, () => resolve(face))
       : face.kind === 'custom' ? await deps.reads.tenant(`custom ${face.domain}`, () => resolve(face))
       : undefined;
-    if (!found) {
-      return reply.status(404).type('text/plain; charset=utf-8').header('cache-control', 'no-store').send('Not found');
-    }
+    if (!found) return answerUnknownHost(request, reply, deps.consoleUrl);
     const { api } = found;
     const portalIssuer = deps.apis.portalUrl(api.slug);
     request.tenant = {

@@ -28,7 +28,8 @@ export const LedgerEntry = Type.Object({
 });
 export const LedgerBody = Type.Object({ entries: Type.Union([Type.Array(LedgerEntry), Type.Null()]), next_cursor: Type.Optional(Type.String()) });
 // The kinds the ledger writes (ledger/tables.ts LedgerKind): manual credit, welcome credit, usage
-// folded per day, and what payments credit (top-ups, a plan's credit, automatic top-ups).
+// folded per day, what payments credit (top-ups, a plan's credit, automatic top-ups), and what
+// the provider takes back (refunds, disputes) or gives back (a dispute won).
 export const LedgerKind = Type.Union([
   Type.Literal('welcome'),
   Type.Literal('credit'),
@@ -36,6 +37,9 @@ export const LedgerKind = Type.Union([
   Type.Literal('topup'),
   Type.Literal('plan_credit'),
   Type.Literal('auto_recharge'),
+  Type.Literal('refund'),
+  Type.Literal('dispute'),
+  Type.Literal('dispute_won'),
 ]);
 export const LedgerQuery = Type.Object({
   customer_id: Type.Optional(Type.String({ maxLength: 64 })),

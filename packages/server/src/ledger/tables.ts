@@ -1,4 +1,5 @@
-export type LedgerKind = 'welcome' | 'credit' | 'usage' | 'topup' | 'plan_credit' | 'auto_recharge';
+// refund, dispute and dispute_won take a payment's credit back and give a won dispute's back (issue 23).
+export type LedgerKind = 'welcome' | 'credit' | 'usage' | 'topup' | 'plan_credit' | 'auto_recharge' | 'refund' | 'dispute' | 'dispute_won';
 
 export interface LedgerEntriesTable {
   id: string;

@@ -4,7 +4,7 @@ import { csrfInput, csrfToken, csrfValid, CSRF_FIELD } from '../platform/pages/c
 import { formBody, text } from '../platform/pages/forms.js';
 import { html } from '../platform/pages/html.js';
 import { redirectSource, sendPage } from '../platform/pages/send-page.js';
-import { DEV_CHECKOUT_PATH, DEV_INVOICE_PATH, DEV_RECEIPT_PATH, type DevProvider } from './dev-provider.js';
+import { DEV_CHECKOUT_PATH, DEV_INVOICE_PATH, DEV_PAYMENT_PATH, DEV_RECEIPT_PATH, type DevProvider } from './dev-provider.js';
 
 const branding = { name: 'Development payments', logoUrl: null, accentColor: '#b42318' };
 const money = (cents: number) => `$${(cents / 100).toFixed(2)}`;
@@ -17,6 +17,20 @@ const money = (cents: number) => `$${(cents / 100).toFixed(2)}`;
 export function devCheckoutPages(provider: DevProvider, options: { origin: string; secureCookies: boolean }): FastifyPluginAsync {
   return async (app) => {
     await app.register(formbody, { bodyLimit: 16 * 1024 });
+    // What the owner would do in the provider's dashboard, and the payer's bank: refund (all that
+    // is left, or half of it) and dispute (then close it won or lost), each sent as Stripe's event.
+    const reversals = async (request: Parameters<typeof csrfToken>[0], reply: Parameters<typeof csrfToken>[1], id: string) => {
+      const payment = await provider.payment(id);
+      if (!payment) return '';
+      const csrf = csrfInput(csrfToken(request, reply, options.secureCookies));
+      const action = `${DEV_PAYMENT_PATH}/${id}`;
+      const button = (what: string, label: string) => html`<form method="post" action="${action}">${csrf}<input type="hidden" name="action" value="${what}"><button type="submit" class="secondary" data-action="${what}">${label}</button></form>`;
+      const left = payment.amountCents - payment.amountRefunded;
+      return html`<h2>Refunds and disputes</h2><p id="refunded">Refunded ${money(payment.amountRefunded)} of ${money(payment.amountCents)}${payment.dispute ? html` · dispute <span id="dispute-status">${payment.dispute.status}</span>` : ''}</p>${
+        left > 0 ? html`${button('refund', `Refund ${money(left)}`)}${left > 1 ? button('refund_half', `Refund ${money(Math.floor(left / 2))}`) : ''}` : ''
+      }${!payment.dispute ? button('dispute', 'Dispute the payment') : payment.dispute.status === 'needs_response' ? html`${button('dispute_won', 'Close the dispute: won')}${button('dispute_lost', 'Close the dispute: lost')}` : ''}`;
+    };
+
     const banner = html`<p class="error" role="note"><strong>TEST PAGE</strong> · development payments provider. No card is charged and no money moves.</p>`;
 
     app.get<{ Params: { id: string } }>(`${DEV_CHECKOUT_PATH}/:id`, { schema: { hide: true } }, async (request, reply) => {
@@ -53,7 +67,7 @@ export function devCheckoutPages(provider: DevProvider, options: { origin: strin
       return sendPage(reply, {
         title: 'Test receipt',
         branding,
-        body: html`${banner}<h1>Receipt</h1><p>${receipt.description}</p><p><strong id="receipt-amount">${money(receipt.amountCents)}</strong> paid ${receipt.paidAt.toISOString().slice(0, 16).replace('T', ' ')} UTC</p><p class="note">Reference <code>${receipt.id}</code></p>`,
+        body: html`${banner}<h1>Receipt</h1><p>${receipt.description}</p><p><strong id="receipt-amount">${money(receipt.amountCents)}</strong> paid ${receipt.paidAt.toISOString().slice(0, 16).replace('T', ' ')} UTC</p><p class="note">Reference <code>${receipt.id}</code></p>${await reversals(request, reply, receipt.id)}`,
       });
     });
 
@@ -69,7 +83,7 @@ export function devCheckoutPages(provider: DevProvider, options: { origin: strin
       return sendPage(reply, {
         title: 'Test invoice',
         branding,
-        body: html`${banner}<h1>Invoice</h1><p><strong id="invoice-amount">${money(invoice.amount_cents)}</strong> · ${invoice.createdAt.toISOString().slice(0, 16).replace('T', ' ')} UTC</p>${pay}<p class="note">Reference <code>${invoice.id}</code></p>`,
+        body: html`${banner}<h1>Invoice</h1><p><strong id="invoice-amount">${money(invoice.amount_cents)}</strong> · ${invoice.createdAt.toISOString().slice(0, 16).replace('T', ' ')} UTC</p>${pay}<p class="note">Reference <code>${invoice.id}</code></p>${await reversals(request, reply, invoice.id)}`,
       });
     });
 
@@ -80,6 +94,23 @@ export function devCheckoutPages(provider: DevProvider, options: { origin: strin
       // Paid before (a second click): the page says so.
       await provider.payInvoice(request.params.id);
       return reply.redirect(`${DEV_INVOICE_PATH}/${request.params.id}`, 303);
+    });
+
+    // Refund or dispute a payment; back to the page it was asked from (its receipt or invoice).
+    app.post<{ Params: { id: string } }>(`${DEV_PAYMENT_PATH}/:id`, { schema: { hide: true } }, async (request, reply) => {
+      const body = formBody(request.body);
+      if (!csrfValid(request, body[CSRF_FIELD], options.origin)) return sendPage(reply, { title: 'Refused', branding, status: 403, body: html`${banner}<h1>This form has expired</h1><p>Go back and try again.</p>` });
+      const id = request.params.id;
+      const payment = /^(cs|pi|in)_dev_[A-Za-z0-9]{1,40}$/.test(id) ? await provider.payment(id) : null;
+      if (!payment) return sendPage(reply, { title: 'Not found', branding, status: 404, body: html`${banner}<h1>No such payment</h1>` });
+      const action = text(body, 'action');
+      const left = payment.amountCents - payment.amountRefunded;
+      if (action === 'refund') await provider.refund(id);
+      else if (action === 'refund_half') await provider.refund(id, Math.floor(left / 2));
+      else if (action === 'dispute') await provider.dispute(id, 'open');
+      else if (action === 'dispute_won') await provider.dispute(id, 'won');
+      else if (action === 'dispute_lost') await provider.dispute(id, 'lost');
+      return reply.redirect(`${payment.kind === 'invoice' ? DEV_INVOICE_PATH : DEV_RECEIPT_PATH}/${id}`, 303);
     });
 
     app.post<{ Params: { id: string } }>(`${DEV_CHECKOUT_PATH}/:id`, { schema: { hide: true } }, async (request, reply) => {

@@ -12,6 +12,8 @@ export const DEV_CHECKOUT_PATH = '/dev/payments/checkout';
 export const DEV_RECEIPT_PATH = '/dev/payments/receipts';
 /** The test page of an invoice (Stripe's hosted invoice page): a receipt once paid, a pay button while open. */
 export const DEV_INVOICE_PATH = '/dev/payments/invoices';
+/** Where a payment's test page posts a refund or a dispute. */
+export const DEV_PAYMENT_PATH = '/dev/payments/payments';
 /** A month of the development provider's subscriptions. */
 const PERIOD_S = 30 * 24 * 3600;
 
@@ -153,13 +155,69 @@ export class DevProvider implements PaymentsProvider {
     await this.emit('customer.subscription.updated', this.#subscriptionObject(input.subscriptionId, sub, sub.status), input.accountId);
   }
 
-  async cancelSubscription(input: { accountId: string; subscriptionId: string; atPeriodEnd: boolean }) {
-    const row = await store.get(this.db, input.subscriptionId, 'subscription');
-    if (!row || row.account_id !== input.accountId) throw new Error(`no subscription ${input.subscriptionId}`);
-    const sub = { ...(row.data as unknown as store.DevSubscription), cancel_at_period_end: input.atPeriodEnd, status: input.atPeriodEnd ? (row.data.status as string) : 'canceled' };
+  /** A subscription of this account (`null`: the platform's own), or an error as Stripe's 404. */
+  async #subscriptionRow(accountId: string | null, subscriptionId: string) {
+    const row = await store.get(this.db, subscriptionId, 'subscription');
+    if (!row || row.account_id !== (accountId ?? PLATFORM_ACCOUNT)) throw new Error(`no subscription ${subscriptionId}`);
+    return { row, sub: row.data as unknown as store.DevSubscription };
+  }
+
+  async cancelSubscription(input: { accountId: string | null; subscriptionId: string; atPeriodEnd: boolean }) {
+    const { sub: before } = await this.#subscriptionRow(input.accountId, input.subscriptionId);
+    if (before.status === 'canceled') throw new Error(`subscription ${input.subscriptionId} is canceled`);
+    const sub = { ...before, cancel_at_period_end: input.atPeriodEnd, status: input.atPeriodEnd ? before.status : 'canceled' };
     await store.update(this.db, input.subscriptionId, { ...sub });
     const type = input.atPeriodEnd ? 'customer.subscription.updated' : 'customer.subscription.deleted';
     await this.emit(type, this.#subscriptionObject(input.subscriptionId, sub, sub.status), input.accountId);
+  }
+
+  async refundInvoice(input: { accountId: string; invoiceId: string }) {
+    const row = await store.get(this.db, input.invoiceId, 'invoice');
+    if (!row || row.account_id !== input.accountId) throw new Error(`no invoice ${input.invoiceId}`);
+    await this.refund(input.invoiceId);
+  }
+
+  async resumeSubscription(input: { accountId: string | null; subscriptionId: string }) {
+    const { sub: before } = await this.#subscriptionRow(input.accountId, input.subscriptionId);
+    if (before.status === 'canceled') throw new Error(`subscription ${input.subscriptionId} is canceled`);
+    const sub = { ...before, cancel_at_period_end: false };
+    await store.update(this.db, input.subscriptionId, { ...sub });
+    await this.emit('customer.subscription.updated', this.#subscriptionObject(input.subscriptionId, sub, sub.status), input.accountId);
+  }
+
+  /**
+   * An upgrade or downgrade of the owner's platform subscription, as Stripe's update with
+   * `proration_behavior: always_invoice`: the new price from now on, and an invoice at once for the
+   * difference over the rest of the period (an upgrade's is paid; a downgrade's is a credit the
+   * next renewal would use, which offline is only recorded).
+   */
+  async switchPlatformPlan(input: { apiId: string; subscriptionId: string; planCode: string; priceId: string | null; amountCents: number; planName: string }) {
+    const { sub: before } = await this.#subscriptionRow(null, input.subscriptionId);
+    if (before.status === 'canceled') throw new Error(`subscription ${input.subscriptionId} is canceled`);
+    const left = Math.max(0, before.period_end - this.#seconds());
+    const proration = Math.round(((input.amountCents - before.amount_cents) * left) / PERIOD_S);
+    const sub = { ...before, amount_cents: input.amountCents, cancel_at_period_end: false, metadata: { gh_kind: 'platform', gh_api: input.apiId, gh_platform_plan: input.planCode } };
+    await store.update(this.db, input.subscriptionId, { ...sub });
+    await this.emit('customer.subscription.updated', this.#subscriptionObject(input.subscriptionId, sub, sub.status), null);
+    if (proration > 0) await this.emit('invoice.paid', await this.#invoice(PLATFORM_ACCOUNT, input.subscriptionId, { ...sub, amount_cents: proration }, 'paid', 'subscription_update'), null);
+  }
+
+  /**
+   * The test clock of a subscription (Stripe's test clocks, offline): its period ends now, and the
+   * renewal (or the end, when canceled at period end) happens as it would then.
+   */
+  async endPeriodNow(subscriptionId: string): Promise<number> {
+    const row = await store.get(this.db, subscriptionId, 'subscription');
+    if (!row) return 0;
+    const sub = row.data as unknown as store.DevSubscription;
+    if (sub.status === 'canceled') return 0;
+    await store.advance(this.db, row.id, sub.period_end, { ...sub, period_end: Math.min(sub.period_end, this.#seconds()) });
+    return this.renewDue();
+  }
+
+  /** Every subscription of an account that still bills (the walkthrough and the delete of an API check it). */
+  async liveSubscriptions(accountId: string | null) {
+    return (await store.subscriptionsOf(this.db, accountId ?? PLATFORM_ACCOUNT)).filter((row) => ['active', 'past_due', 'trialing'].includes(String(row.data.status)));
   }
 
   async chargeOffSession(input: { accountId: string; apiId: string; customerId: string; providerCustomerId: string; paymentMethodId: string; amountCents: number; idempotencyKey: string }): Promise<OffSessionChargeResult> {
@@ -250,7 +308,7 @@ export class DevProvider implements PaymentsProvider {
     const paid = invoice.status === 'paid';
     return {
       id, object: 'invoice', status: invoice.status, billing_reason: reason, customer: invoice.customer, amount_due: invoice.amount_cents, amount_paid: paid ? invoice.amount_cents : 0,
-      attempt_count: 1, hosted_invoice_url: `${this.baseUrl}${DEV_INVOICE_PATH}/${id}`, parent: { type: 'subscription_details', subscription_details: { subscription: invoice.subscription, metadata: invoice.metadata } },
+      attempt_count: 1, hosted_invoice_url: `${this.baseUrl}${DEV_INVOICE_PATH}/${id}`, payment_intent: paid ? `pi_${id}` : null, parent: { type: 'subscription_details', subscription_details: { subscription: invoice.subscription, metadata: invoice.metadata } },
     };
   }
 
@@ -279,6 +337,58 @@ export class DevProvider implements PaymentsProvider {
       await this.emit('customer.subscription.updated', this.#subscriptionObject(subRow.id, next, 'active'), account);
     }
     return { subscriptionId: invoice.subscription };
+  }
+
+  /**
+   * A payment that can be refunded or disputed on its test page: a paid top-up session, a
+   * succeeded automatic top-up, a paid invoice. Its charge and payment intent are named after it,
+   * as the events that paid it named them.
+   */
+  async payment(objectId: string): Promise<store.DevPayment | null> {
+    const kind = objectId.startsWith('cs_dev_') ? 'checkout' : objectId.startsWith('pi_dev_') ? 'payment_intent' : objectId.startsWith('in_dev_') ? 'invoice' : null;
+    const row = kind ? await store.get(this.db, objectId, kind) : undefined;
+    if (!row || !kind) return null;
+    const data = row.data as Record<string, unknown> & store.DevReversals;
+    const paid = kind === 'checkout' ? data.mode === 'payment' && data.status === 'complete' : kind === 'invoice' ? data.status === 'paid' : data.status === 'succeeded';
+    if (!paid) return null;
+    const amount = Number(kind === 'payment_intent' ? data.amount : data.amount_cents);
+    const intent = kind === 'payment_intent' ? row.id : `pi_${row.id}`;
+    return { id: row.id, kind, accountId: row.account_id, amountCents: amount, paymentIntentId: intent, chargeId: `ch_${intent}`, refunds: data.refunds ?? [], amountRefunded: Number(data.amount_refunded ?? 0), dispute: data.dispute ?? null, data };
+  }
+
+  /**
+   * The test page's "refund" (as from the owner's provider dashboard): refunds `amountCents` (what
+   * is left, by default) and sends `charge.refunded` with the cumulative amount refunded, the
+   * newest refund first. Null when nothing is left to refund.
+   */
+  async refund(objectId: string, amountCents?: number): Promise<string | null> {
+    const payment = await this.payment(objectId);
+    if (!payment) return null;
+    const left = payment.amountCents - payment.amountRefunded;
+    const amount = Math.min(amountCents ?? left, left);
+    if (amount <= 0) return null;
+    const refund = { id: `re_dev_${newId('x').slice(2)}`, object: 'refund', amount, status: 'succeeded', created: this.#seconds(), charge: payment.chargeId, payment_intent: payment.paymentIntentId };
+    const refunds = [refund, ...payment.refunds];
+    // Two clicks at once: the update applies to the state it read, so one of them refunds.
+    if (!(await store.replaceIf(this.db, payment.id, payment.data, { ...payment.data, refunds, amount_refunded: payment.amountRefunded + amount }))) return null;
+    const account = payment.accountId === PLATFORM_ACCOUNT ? null : payment.accountId;
+    const charge = { id: payment.chargeId, object: 'charge', amount: payment.amountCents, amount_refunded: payment.amountRefunded + amount, refunded: payment.amountRefunded + amount === payment.amountCents, payment_intent: payment.paymentIntentId, status: 'succeeded', refunds: { object: 'list', data: refunds } };
+    await this.emit('charge.refunded', charge, account);
+    return refund.id;
+  }
+
+  /** The test page's "dispute" (the payer's bank disputes the whole payment), and closing it won or lost. */
+  async dispute(objectId: string, outcome: 'open' | 'won' | 'lost'): Promise<string | null> {
+    const payment = await this.payment(objectId);
+    if (!payment) return null;
+    const current = payment.dispute;
+    if (outcome === 'open' ? current !== null : current?.status !== 'needs_response') return null;
+    const dispute = { id: current?.id ?? `dp_dev_${newId('x').slice(2)}`, amount: payment.amountCents, status: outcome === 'open' ? 'needs_response' : outcome };
+    if (!(await store.replaceIf(this.db, payment.id, payment.data, { ...payment.data, dispute }))) return null;
+    const account = payment.accountId === PLATFORM_ACCOUNT ? null : payment.accountId;
+    const object = { id: dispute.id, object: 'dispute', amount: dispute.amount, status: dispute.status, charge: payment.chargeId, payment_intent: payment.paymentIntentId, reason: 'fraudulent' };
+    await this.emit(outcome === 'open' ? 'charge.dispute.created' : 'charge.dispute.closed', object, account);
+    return dispute.id;
   }
 
   /** The test page's "decline": the session stays open to try again, and the failure is an event. */

@@ -40,6 +40,38 @@ export interface DevInvoice {
   metadata: Record<string, string>;
 }
 
+/** What a payment's test page refunded or disputed, kept on the paid object's data. */
+export interface DevReversals {
+  refunds?: { id: string; amount: number; created: number }[];
+  amount_refunded?: number;
+  dispute?: { id: string; amount: number; status: string } | null;
+}
+
+export interface DevPayment {
+  id: string;
+  kind: 'checkout' | 'payment_intent' | 'invoice';
+  accountId: string;
+  amountCents: number;
+  paymentIntentId: string;
+  chargeId: string;
+  refunds: NonNullable<DevReversals['refunds']>;
+  amountRefunded: number;
+  dispute: DevReversals['dispute'] | null;
+  data: Record<string, unknown>;
+}
+
+/** Replaces an object's data if it still is `before`: of two changes at once, one applies. */
+export async function replaceIf(db: Db, id: string, before: Record<string, unknown>, after: Record<string, unknown>): Promise<boolean> {
+  const row = await db
+    .updateTable('dev_payment_objects')
+    .set({ data: JSON.stringify(after) })
+    .where('id', '=', id)
+    .where(sql<boolean>`data = ${JSON.stringify(before)}::jsonb`)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function put(db: Db, row: { id: string; kind: string; account_id: string; data: Record<string, unknown>; created_at: Date }) {
   await db.insertInto('dev_payment_objects').values({ ...row, data: JSON.stringify(row.data) }).execute();
 }
@@ -94,4 +126,9 @@ export async function advance(db: Db, id: string, periodEnd: number, data: Recor
     .returning('id')
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** The subscriptions of an account (test pages and checks). */
+export function subscriptionsOf(db: Db, accountId: string) {
+  return db.selectFrom('dev_payment_objects').selectAll().where('kind', '=', 'subscription').where('account_id', '=', accountId).orderBy('created_at').execute();
 }

@@ -17,6 +17,7 @@ import { MONEY_BOUND } from '../platform/money.js';
 import { eventShapeProblem, readEvent, verifyEvent, type PaymentEvent } from './stripe-events.js';
 import { nextSubscriptionState } from './subscriptions.js';
 import { raisePaymentFailed } from './webhook-events.js';
+import { applyDispute, applyRefund, type ReversalDeps } from './refunds.js';
 import type { ProviderName } from './tables.js';
 
 /** Credit of one cent (issue 13: a top-up adds cents × 10,000 micro units). */
@@ -24,7 +25,16 @@ export const MICRO_PER_CENT = 10_000;
 /** How long a past-due subscription (a customer's, or an owner's platform plan) keeps its plan. */
 export const PAST_DUE_GRACE_MS = 7 * DAY;
 
-export type WebhookOutcome = { ok: true; duplicate: boolean; outcome: string } | { ok: false; malformed?: string };
+/**
+ * What the provider is asked once the event is committed: `cancelPlatform`, duplicate platform
+ * subscriptions; `cancel` and `refund`, a subscription to a plan deleted meanwhile and its payment.
+ */
+export interface FollowUps {
+  cancelPlatform: string[];
+  cancel: { accountId: string; subscriptionId: string }[];
+  refund: { accountId: string; invoiceId: string; paymentIntentId: string | null }[];
+}
+export type WebhookOutcome = { ok: true; duplicate: boolean; outcome: string; followUps?: FollowUps } | { ok: false; malformed?: string };
 
 /**
  * The webhook path of every provider: the signature on the raw body, then the event recorded by its
@@ -55,9 +65,11 @@ export class PaymentEvents {
     const result = await this.db.transaction().execute(async (trx) => {
       const fresh = await q.recordEvent(trx, { provider, event_id: verified.id, type: verified.type, account_id: verified.accountId, received_at: this.clock.now() });
       if (!fresh) return { ok: true as const, duplicate: true, outcome: 'duplicate' };
-      const outcome = await this.#apply(trx, provider, verified.meaning, verified.at);
+      const followUps: FollowUps = { cancelPlatform: [], cancel: [], refund: [] };
+      const outcome = await this.#apply(trx, provider, verified.meaning, verified.at, followUps);
       await q.setEventOutcome(trx, provider, verified.id, outcome);
-      return { ok: true as const, duplicate: false, outcome };
+      const any = followUps.cancelPlatform.length + followUps.cancel.length + followUps.refund.length > 0;
+      return { ok: true as const, duplicate: false, outcome, ...(any ? { followUps } : {}) };
     });
     // Mail an applied event queued (a failed renewal or automatic top-up) goes now that it is
     // committed; a kick with nothing queued is one cheap query, and kicks coalesce.
@@ -71,6 +83,10 @@ export class PaymentEvents {
     return !!account && account.provider === provider && account.account_id === accountId;
   }
 
+  #reversals(provider: ProviderName): ReversalDeps {
+    return { ledger: this.ledger, now: () => this.clock.now(), ownedBy: (trx, apiId, accountId) => this.#ownedBy(trx, provider, apiId, accountId) };
+  }
+
   async #credit(trx: Trx, event: { apiId: string; customerId: string }, kind: LedgerKind, amountMicro: number, ref: string, note: string): Promise<{ outcome: string; applied: boolean }> {
     const customer = await this.customers.findRow(trx, event.apiId, event.customerId);
     if (!customer) return { outcome: 'ignored: no such customer', applied: false };
@@ -80,13 +96,13 @@ export class PaymentEvents {
   }
 
   /** A payment that bought credit: the ledger entry, and its receipt (mailed after the commit). */
-  async #paid(trx: Trx, event: { accountId: string; apiId: string; customerId: string; objectId: string; amountCents: number }, kind: 'topup' | 'auto_recharge', note: string): Promise<string> {
+  async #paid(trx: Trx, event: { accountId: string; apiId: string; customerId: string; objectId: string; amountCents: number; paymentIntentId: string | null }, kind: 'topup' | 'auto_recharge', note: string): Promise<string> {
     const credited = await this.#credit(trx, event, kind, event.amountCents * MICRO_PER_CENT, event.objectId, note);
-    if (credited.applied) await this.receipts.record(trx, { apiId: event.apiId, customerId: event.customerId, ref: event.objectId, kind, accountId: event.accountId, amountCents: event.amountCents });
+    if (credited.applied) await this.receipts.record(trx, { apiId: event.apiId, customerId: event.customerId, ref: event.objectId, kind, accountId: event.accountId, amountCents: event.amountCents, paymentIntentId: event.paymentIntentId });
     return credited.outcome;
   }
 
-  async #apply(trx: Trx, provider: ProviderName, event: PaymentEvent, at: Date): Promise<string> {
+  async #apply(trx: Trx, provider: ProviderName, event: PaymentEvent, at: Date, followUps: FollowUps): Promise<string> {
     const now = this.clock.now();
     switch (event.kind) {
       case 'ignored':
@@ -107,7 +123,7 @@ export class PaymentEvents {
         return this.#paid(trx, event, 'topup', `Top-up of ${(event.amountCents / 100).toFixed(2)}`);
       case 'recharge_succeeded':
         if (!(await this.#ownedBy(trx, provider, event.apiId, event.accountId))) return 'ignored: account not connected to the API';
-        return this.#paid(trx, event, 'auto_recharge', `Automatic top-up of ${(event.amountCents / 100).toFixed(2)}`);
+        return this.#paid(trx, { ...event, paymentIntentId: event.objectId }, 'auto_recharge', `Automatic top-up of ${(event.amountCents / 100).toFixed(2)}`);
       case 'recharge_failed': {
         if (!(await this.#ownedBy(trx, provider, event.apiId, event.accountId))) return 'ignored: account not connected to the API';
         if (!(await this.customers.findRow(trx, event.apiId, event.customerId))) return 'ignored: no such customer';
@@ -128,31 +144,50 @@ export class PaymentEvents {
         return 'card saved';
       }
       case 'subscription':
-        return this.#subscription(trx, provider, event, at);
+        return this.#subscription(trx, provider, event, at, followUps);
+      case 'charge_refunded':
+        return applyRefund(trx, this.#reversals(provider), event);
+      case 'dispute':
+        return applyDispute(trx, this.#reversals(provider), event);
       case 'invoice_paid': {
         if (!(await this.#ownedBy(trx, provider, event.apiId, event.accountId))) return 'ignored: account not connected to the API';
         const plan = await this.plans.find(trx, event.apiId, event.planId);
-        if (!plan) return 'ignored: no such plan';
+        if (!plan) {
+          // Paid for a plan deleted meanwhile: the money goes back (a deactivated plan still exists and is honoured).
+          followUps.refund.push({ accountId: event.accountId, invoiceId: event.invoiceId, paymentIntentId: event.paymentIntentId });
+          return 'plan deleted: the payment is refunded';
+        }
         // The invoice joins the portal's receipts once, with the credit it added (none for a
         // plan without credit, or when this payment was credited before under another event).
         const credited = plan.credit_micro > 0 ? await this.#credit(trx, event, 'plan_credit', plan.credit_micro, event.invoiceId, `Credit of plan ${plan.name}`) : { outcome: 'no plan credit', applied: false };
         if (!(await this.customers.findRow(trx, event.apiId, event.customerId))) return credited.outcome;
-        await this.receipts.recordInvoice(trx, { apiId: event.apiId, customerId: event.customerId, invoiceId: event.invoiceId, accountId: event.accountId, amountCents: event.amountCents, creditMicro: credited.applied ? plan.credit_micro : 0, planName: plan.name, url: event.url });
+        await this.receipts.recordInvoice(trx, { apiId: event.apiId, customerId: event.customerId, invoiceId: event.invoiceId, accountId: event.accountId, amountCents: event.amountCents, creditMicro: credited.applied ? plan.credit_micro : 0, planName: plan.name, url: event.url, paymentIntentId: event.paymentIntentId });
         return credited.outcome;
       }
       case 'invoice_failed':
         return this.#invoiceFailed(trx, provider, event, at);
-      case 'platform_subscription':
-        return applyPlatformSubscription(trx, { apis: this.apis, clock: this.clock, audit: this.audit }, event, at, PAST_DUE_GRACE_MS);
+      case 'platform_subscription': {
+        const applied = await applyPlatformSubscription(trx, { apis: this.apis, clock: this.clock, audit: this.audit, outbox: this.outbox }, event, at, PAST_DUE_GRACE_MS);
+        if (applied.cancelAtProvider) followUps.cancelPlatform.push(applied.cancelAtProvider);
+        return applied.outcome;
+      }
     }
   }
 
-  async #subscription(trx: Trx, provider: ProviderName, event: Extract<PaymentEvent, { kind: 'subscription' }>, at: Date): Promise<string> {
+  async #subscription(trx: Trx, provider: ProviderName, event: Extract<PaymentEvent, { kind: 'subscription' }>, at: Date, followUps: FollowUps): Promise<string> {
     if (!(await this.#ownedBy(trx, provider, event.apiId, event.accountId))) return 'ignored: account not connected to the API';
     // The plan before the customer (docs/architecture.md, lock order): a deletion of the plan waits
     // for this event, or this event finds the plan gone.
     const plan = await this.customers.lockPlanForAssignment(trx, event.apiId, event.planId);
-    if (!plan) return 'ignored: no such plan';
+    if (!plan) {
+      // The plan was deleted while the checkout was open: a subscription to nothing is ended at once
+      // rather than left to renew (issue 23 item 4); its payment is refunded with its invoice.
+      if (['active', 'trialing', 'past_due'].includes(event.status)) {
+        followUps.cancel.push({ accountId: event.accountId, subscriptionId: event.subscriptionId });
+        return 'plan deleted: the subscription is canceled at the provider';
+      }
+      return 'ignored: no such plan';
+    }
     // Events of one customer's subscription take turns (the order check reads what the last applied).
     await this.ledger.lockCustomers(trx, event.apiId, [event.customerId]);
     const customer = await this.customers.findRow(trx, event.apiId, event.customerId);

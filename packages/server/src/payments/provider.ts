@@ -74,8 +74,12 @@ export interface PaymentsProvider {
   checkoutSubscription(input: { accountId: string; customer: CustomerRef; planId: string; priceId: string } & ReturnUrls): Promise<CheckoutResult>;
   /** Moves a subscription to another plan's price (the provider prorates). */
   switchSubscription(input: { accountId: string; subscriptionId: string; apiId: string; customerId: string; planId: string; priceId: string }): Promise<void>;
-  /** Cancels at the end of the paid period (default) or at once. */
-  cancelSubscription(input: { accountId: string; subscriptionId: string; atPeriodEnd: boolean }): Promise<void>;
+  /** Cancels at the end of the paid period or at once (no further invoice). `accountId` null: the platform's own account. */
+  cancelSubscription(input: { accountId: string | null; subscriptionId: string; atPeriodEnd: boolean }): Promise<void>;
+  /** Refunds a paid invoice in full on the owner's account (a payment for a plan that no longer exists). */
+  refundInvoice(input: { accountId: string; invoiceId: string; paymentIntentId: string | null }): Promise<void>;
+  /** Undoes a cancellation at period end before the period is over. */
+  resumeSubscription(input: { accountId: string | null; subscriptionId: string }): Promise<void>;
   /** Hosted page that saves a card for later off-session charges (auto-recharge). */
   checkoutCardSetup(input: { accountId: string; customer: CustomerRef } & ReturnUrls): Promise<CheckoutResult>;
   /** Charges a saved card without the customer present; the outcome also arrives as an event. */
@@ -88,6 +92,11 @@ export interface PaymentsProvider {
   receiptUrl(input: { accountId: string; kind: 'topup' | 'auto_recharge'; objectId: string }): Promise<string | null>;
 
   // ---- The platform's own account: owners buy platform plans ----
+  /**
+   * Moves an owner's one platform subscription to another plan (upgrade or downgrade), prorated
+   * by the provider and billed at once; it also undoes a cancellation at period end.
+   */
+  switchPlatformPlan(input: { apiId: string; subscriptionId: string; planCode: string; priceId: string | null; amountCents: number; planName: string }): Promise<void>;
   checkoutPlatformPlan(input: { apiId: string; planCode: string; priceId: string | null; amountCents: number; planName: string; email: string; providerCustomerId: string | null } & ReturnUrls): Promise<CheckoutResult>;
 
   // ---- Webhooks ----

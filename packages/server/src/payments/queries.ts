@@ -1,6 +1,6 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { Db, Trx } from '../platform/db/database.js';
-import type { PaymentAccountsTable, PaymentCheckoutsTable, PaymentCustomersTable, PaymentReceiptsTable, ProviderName } from './tables.js';
+import { LIVE_SUBSCRIPTION_STATUSES, type PaymentAccountsTable, type PaymentCheckoutsTable, type PaymentCustomersTable, type PaymentReceiptsTable, type ProviderName } from './tables.js';
 
 type Executor = Db | Trx;
 
@@ -91,20 +91,56 @@ export async function insertPlanPrice(db: Executor, row: { plan_id: string; api_
 
 // ---- Platform subscriptions ----
 
-export function lockPlatformSubscription(trx: Trx, apiId: string) {
-  return trx.selectFrom('platform_subscriptions').selectAll().where('api_id', '=', apiId).forUpdate().executeTakeFirst();
+/**
+ * The subscription the API's plan follows, locked: its live one, else the one heard of last.
+ * Events of one API's platform plan take turns under the API row's lock already.
+ */
+export function lockCurrentPlatformSubscription(trx: Trx, apiId: string) {
+  return trx
+    .selectFrom('platform_subscriptions')
+    .selectAll()
+    .where('api_id', '=', apiId)
+    .orderBy(sql`status in ('trialing', 'active', 'past_due')`, 'desc')
+    .orderBy('updated_at', 'desc')
+    .limit(1)
+    .forUpdate()
+    .executeTakeFirst();
 }
 
-export function platformSubscription(db: Executor, apiId: string) {
-  return db.selectFrom('platform_subscriptions').selectAll().where('api_id', '=', apiId).executeTakeFirst();
+/** The API's live platform subscription, if any. */
+export function livePlatformSubscription(db: Executor, apiId: string) {
+  return db.selectFrom('platform_subscriptions').selectAll().where('api_id', '=', apiId).where('status', 'in', [...LIVE_SUBSCRIPTION_STATUSES]).executeTakeFirst();
 }
 
-export async function savePlatformSubscription(db: Executor, row: { api_id: string; provider_customer_id: string | null; subscription_id: string | null; event_at: Date | null; updated_at: Date }) {
+/** The provider customer the owner paid with last (a new checkout reuses it). */
+export function latestPlatformCustomer(db: Executor, apiId: string) {
+  return db.selectFrom('platform_subscriptions').select('provider_customer_id').where('api_id', '=', apiId).where('provider_customer_id', 'is not', null).orderBy('updated_at', 'desc').limit(1).executeTakeFirst();
+}
+
+export async function savePlatformSubscription(db: Executor, row: { subscription_id: string; api_id: string; provider_customer_id: string | null; status: string; plan_code: string | null; event_at: Date | null; updated_at: Date }) {
   await db
     .insertInto('platform_subscriptions')
-    .values(row)
-    .onConflict((oc) => oc.column('api_id').doUpdateSet({ provider_customer_id: row.provider_customer_id, subscription_id: row.subscription_id, event_at: row.event_at, updated_at: row.updated_at }))
+    .values({ ...row, grace_warned_at: null })
+    .onConflict((oc) =>
+      oc.column('subscription_id').doUpdateSet({ provider_customer_id: row.provider_customer_id, status: row.status, plan_code: row.plan_code, event_at: row.event_at, updated_at: row.updated_at }),
+    )
     .execute();
+}
+
+export async function setPlatformSubscriptionStatus(db: Executor, subscriptionId: string, status: string, at: Date) {
+  await db.updateTable('platform_subscriptions').set({ status, updated_at: at }).where('subscription_id', '=', subscriptionId).execute();
+}
+
+/** Past-due platform subscriptions whose owner was not warned yet that the grace ends soon. */
+export function platformGracesEndingBefore(db: Executor, apiIds: string[]) {
+  if (!apiIds.length) return Promise.resolve([]);
+  return db.selectFrom('platform_subscriptions').selectAll().where('api_id', 'in', apiIds).where('status', '=', 'past_due').where('grace_warned_at', 'is', null).execute();
+}
+
+/** Marks the warning sent; false when another run sent it first. */
+export async function claimGraceWarning(db: Executor, subscriptionId: string, at: Date): Promise<boolean> {
+  const row = await db.updateTable('platform_subscriptions').set({ grace_warned_at: at }).where('subscription_id', '=', subscriptionId).where('grace_warned_at', 'is', null).returning('subscription_id').executeTakeFirst();
+  return row !== undefined;
 }
 
 /** Subscriptions past due since before `cutoff` whose customer still reads past_due (the grace job). */
@@ -295,4 +331,46 @@ export async function rearmLowBalance(db: Executor): Promise<number> {
     from apis a
     where a.id = c.api_id and c.low_balance_mailed and (${lowLine} <= 0 or c.balance_micro >= ${lowLine})`.execute(db);
   return Number(result.numAffectedRows ?? 0);
+}
+
+// ---- Refunds and disputes (issue 23) ----
+
+/**
+ * The receipt of a payment on an account, by its payment intent, locked: refunds and disputes of
+ * one payment take turns, so each reads what the one before it took back. An auto-recharge's
+ * receipt is keyed on its payment intent already.
+ */
+export function lockReceiptByIntent(trx: Trx, accountId: string, paymentIntentId: string) {
+  return trx
+    .selectFrom('payment_receipts')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where((eb) => eb.or([eb('payment_intent_id', '=', paymentIntentId), eb.and([eb('kind', '=', 'auto_recharge'), eb('ref', '=', paymentIntentId)])]))
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export async function updateReceiptReversal(trx: Trx, apiId: string, ref: string, changes: Updateable<PaymentReceiptsTable>) {
+  await trx.updateTable('payment_receipts').set(changes).where('api_id', '=', apiId).where('ref', '=', ref).execute();
+}
+
+export function platformSubscriptionById(trx: Trx, subscriptionId: string) {
+  return trx.selectFrom('platform_subscriptions').selectAll().where('subscription_id', '=', subscriptionId).forUpdate().executeTakeFirst();
+}
+
+export async function resetGraceWarning(trx: Trx, subscriptionId: string) {
+  await trx.updateTable('platform_subscriptions').set({ grace_warned_at: null }).where('subscription_id', '=', subscriptionId).where('grace_warned_at', 'is not', null).execute();
+}
+
+/** Customers of an API whose subscription at the provider still bills (deleting the API ends them). */
+export function liveCustomerSubscriptions(db: Executor, apiId: string) {
+  return db
+    .selectFrom('payment_customers as p')
+    .innerJoin('customers as c', (join) => join.onRef('c.id', '=', 'p.customer_id').onRef('c.api_id', '=', 'p.api_id'))
+    .select(['p.customer_id', 'p.account_id', 'p.subscription_id', 'c.name'])
+    .where('p.api_id', '=', apiId)
+    .where('p.subscription_id', 'is not', null)
+    .where('c.plan_source', '=', 'provider')
+    .where('c.subscription_status', 'in', ['trialing', 'active', 'past_due'])
+    .execute();
 }

@@ -36,11 +36,11 @@ export class PaymentReceipts {
   ) {}
 
   /** In the transaction that credited: the payer is whoever started the checkout on the portal. */
-  async record(trx: Trx, payment: { apiId: string; customerId: string; ref: string; kind: Exclude<ReceiptKind, 'plan'>; accountId: string; amountCents: number }): Promise<void> {
+  async record(trx: Trx, payment: { apiId: string; customerId: string; ref: string; kind: Exclude<ReceiptKind, 'plan'>; accountId: string; amountCents: number; paymentIntentId: string | null }): Promise<void> {
     const checkout = payment.kind === 'topup' ? await q.checkoutOf(trx, payment.apiId, payment.ref) : undefined;
     await q.insertReceipt(trx, {
       api_id: payment.apiId, ref: payment.ref, customer_id: payment.customerId, kind: payment.kind, account_id: payment.accountId, amount_cents: payment.amountCents,
-      payer_email: checkout?.email ?? null, receipt_url: null, mail_claimed_at: null, mailed_at: null, created_at: this.clock.now(),
+      payer_email: checkout?.email ?? null, receipt_url: null, mail_claimed_at: null, mailed_at: null, created_at: this.clock.now(), payment_intent_id: payment.paymentIntentId,
     });
     await raisePaymentSucceeded(trx, payment.apiId, this.clock.now(), { id: payment.ref, customerId: payment.customerId, kind: payment.kind, amountCents: payment.amountCents, creditMicro: payment.amountCents * MICRO_PER_CENT });
   }
@@ -49,11 +49,12 @@ export class PaymentReceipts {
    * A paid invoice of a customer's plan, in the transaction of its event. The provider's invoice
    * page is its receipt; the provider mails invoices itself, so none is mailed here.
    */
-  async recordInvoice(trx: Trx, invoice: { apiId: string; customerId: string; invoiceId: string; accountId: string; amountCents: number; creditMicro: number; planName: string; url: string | null }): Promise<void> {
+  async recordInvoice(trx: Trx, invoice: { apiId: string; customerId: string; invoiceId: string; accountId: string; amountCents: number; creditMicro: number; planName: string; url: string | null; paymentIntentId: string | null }): Promise<void> {
     const now = this.clock.now();
     await q.insertReceipt(trx, {
       api_id: invoice.apiId, ref: invoice.invoiceId, customer_id: invoice.customerId, kind: 'plan', account_id: invoice.accountId, amount_cents: invoice.amountCents,
       credit_micro: invoice.creditMicro, description: `Plan ${invoice.planName}`, payer_email: null, receipt_url: invoice.url, mail_claimed_at: null, mailed_at: now, created_at: now,
+      payment_intent_id: invoice.paymentIntentId,
     });
     await raisePaymentSucceeded(trx, invoice.apiId, now, { id: invoice.invoiceId, customerId: invoice.customerId, kind: 'plan', amountCents: invoice.amountCents, creditMicro: invoice.creditMicro });
   }
@@ -96,6 +97,7 @@ export class PaymentReceipts {
   async list(apiId: string, customerId: string, limit = 20) {
     return (await q.receiptsOf(this.db, apiId, customerId, limit)).map((r) => ({
       ref: r.ref, kind: r.kind, description: r.description, amountCents: r.amount_cents, creditMicro: r.credit_micro ?? r.amount_cents * MICRO_PER_CENT, receiptUrl: r.receipt_url, at: r.created_at,
+      refundedCents: r.refunded_cents, refundedCreditMicro: r.refunded_credit_micro, disputeStatus: r.dispute_status, disputedCreditMicro: r.disputed_credit_micro,
     }));
   }
 }

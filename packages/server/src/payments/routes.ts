@@ -28,7 +28,25 @@ export function paymentRoutes(payments: PaymentsService): FastifyPluginAsyncType
     });
 
     app.post('/apis/:api/plan/checkout', {
-      schema: { tags, summary: 'Buy a platform plan for the API (owner); answers the checkout page', params, body: s.PlanCheckoutInBody, response: withProblems({ 200: s.UrlBody }, 409, 502) },
-    }, async (request) => payments.platformCheckout(requireCaller(request), request.params.api, request.body.plan_code));
+      schema: {
+        tags, params, body: s.PlanCheckoutInBody, response: withProblems({ 200: s.UrlBody }, 409, 502),
+        summary: 'Buy or change the platform plan of the API (owner)',
+        description: 'Without a live subscription: answers the provider\'s checkout page. With one: moves it to this plan at once, prorated by the provider (never a second subscription), and answers the console\'s plan page; `free` cancels at the end of the period.',
+      },
+    }, async (request) => payments.platformPlans.choose(requireCaller(request), request.params.api, request.body.plan_code));
+
+    app.post('/apis/:api/plan/cancel', {
+      schema: { tags, summary: 'Cancel the platform plan at the end of its paid period (owner); the API is on free after', params, response: withProblems({ 204: Type.Null() }, 409, 502) },
+    }, async (request, reply) => {
+      await payments.platformPlans.cancel(requireCaller(request), request.params.api);
+      return reply.status(204).send(null);
+    });
+
+    app.post('/apis/:api/plan/resume', {
+      schema: { tags, summary: 'Keep the platform plan: undo a cancellation before the period ends (owner)', params, response: withProblems({ 204: Type.Null() }, 409, 502) },
+    }, async (request, reply) => {
+      await payments.platformPlans.resume(requireCaller(request), request.params.api);
+      return reply.status(204).send(null);
+    });
   };
 }

@@ -7,8 +7,9 @@ import type { AuditService } from '../audit/service.js';
 import { actorOf, type Caller } from '../console/caller.js';
 import type { CustomerService } from '../customers/service.js';
 import type { PlanService } from '../plans/service.js';
-import type { PaymentEvents, WebhookOutcome } from './events.js';
-import { PAYMENTS_ACTOR } from './platform-billing.js';
+import type { FollowUps, PaymentEvents, WebhookOutcome } from './events.js';
+import type { MailOutbox } from '../platform/mail/outbox.js';
+import { PlatformPlanService } from './platform-plans.js';
 import { syncPlansOf } from './plan-sync.js';
 import type { CheckoutResult, CustomerRef, PaymentsProvider } from './provider.js';
 import * as q from './queries.js';
@@ -33,6 +34,9 @@ export interface CheckoutUrls {
  * charge; the credit itself comes only from the provider's events (events.ts).
  */
 export class PaymentsService {
+  /** The owners' platform plans (upgrade, downgrade, cancel, resume). */
+  readonly platformPlans: PlatformPlanService;
+
   constructor(
     private readonly db: Db,
     private readonly clock: Clock,
@@ -47,7 +51,10 @@ export class PaymentsService {
     readonly lowBalance: LowBalanceAlerts,
     private readonly baseUrl: string,
     private readonly onError: (error: unknown) => void,
-  ) {}
+    outbox: MailOutbox,
+  ) {
+    this.platformPlans = new PlatformPlanService(db, clock, audit, apis, outbox, provider, baseUrl, (fn) => this.#provider(fn), (plan) => this.purchasable(plan), onError);
+  }
 
   // ---- What ApiOut and ConnectionBody show ----
 
@@ -145,31 +152,6 @@ export class PaymentsService {
         summary: `Disconnected the payments account of ${api.name}`, details: { account_id: account.account_id },
       });
     });
-  }
-
-  // ---- Console: platform plans (owner) ----
-
-  async platformCheckout(caller: Caller, apiId: string, planCode: string): Promise<{ url: string }> {
-    const { api } = await this.apis.access(caller, apiId, 'owner');
-    const plan = this.apis.platformPlans.list.find((p) => p.code === planCode);
-    if (!plan) throw new Problem('validation', 'No platform plan has this code', [{ location: 'body.plan_code', message: 'no platform plan has this code', value: planCode }]);
-    if (!this.provider) throw new Problem('payments_not_configured', 'No payments provider is configured on this service');
-    if (!this.purchasable(plan)) throw new Problem('validation', 'This plan cannot be bought', [{ location: 'body.plan_code', message: 'this plan cannot be bought', value: planCode }]);
-    if (api.platform_plan === plan.code && api.plan_status === 'active') throw new Problem('payment_state', `${api.name} is on the ${plan.name} plan already`);
-    const provider = this.provider;
-    const known = await q.platformSubscription(this.db, apiId);
-    const back = `${this.baseUrl}/apis/${apiId}/plan`;
-    const email = caller.kind === 'user' ? caller.user.email : '';
-    const session = await this.#provider(() =>
-      provider.checkoutPlatformPlan({ apiId, planCode, priceId: plan.provider_price_id ?? null, amountCents: plan.price_monthly_cents, planName: plan.name, email, providerCustomerId: known?.provider_customer_id ?? null, successUrl: `${back}?checkout=done`, cancelUrl: `${back}?checkout=canceled` }),
-    );
-    await this.db.transaction().execute((trx) =>
-      this.audit.record(trx, actorOf(caller), {
-        workspaceId: api.workspace_id, action: 'api.plan_checkout', target: { type: 'api', id: apiId }, api: { id: apiId, name: api.name },
-        summary: `Started checkout of the ${plan.name} platform plan for ${api.name}`, details: { plan_code: planCode, session_id: session.sessionId },
-      }),
-    );
-    return { url: session.url };
   }
 
   // ---- The customer portal (issue 12) calls these for a signed-in customer member ----
@@ -306,6 +288,17 @@ export class PaymentsService {
     return ok({ canceled: true });
   }
 
+  /** Undoes a cancellation at the end of the period, before it ends. */
+  async resumeSubscription(input: { apiId: string; customerId: string }): Promise<Result<{ resumed: true }>> {
+    const sub = await this.#subscription(input.apiId, input.customerId);
+    if (!sub.ok) return sub;
+    const row = await this.customers.findRow(this.db, input.apiId, input.customerId);
+    if (!row?.subscription_cancel_at_period_end) return fail('payment_state', 'The subscription is not canceled');
+    const { provider, accountId, subscriptionId } = sub.value;
+    await this.#provider(() => provider.resumeSubscription({ accountId, subscriptionId }));
+    return ok({ resumed: true });
+  }
+
   /** A hosted page that saves a card for auto-recharge; the provider's event sets has_card. */
   async checkoutCardSetup(input: { apiId: string; customerId: string } & CheckoutUrls): Promise<Result<{ url: string }>> {
     const api = await this.#api(input.apiId);
@@ -346,7 +339,47 @@ export class PaymentsService {
       // A credit's receipt is mailed once its transaction has committed; the job retries failures.
       if (outcome.ok && !outcome.duplicate) void this.receipts.deliverPending().catch(this.onError);
       return outcome;
+    }).then(async (outcome) => {
+      if (outcome.ok && outcome.followUps) await this.#followUp(outcome.followUps);
+      return outcome;
     });
+  }
+
+  /**
+   * Before an API is deleted: its platform subscription and every customer subscription end at the
+   * provider at once, without a further invoice. The first failure stops it with a problem naming
+   * the subscription; those canceled before stay canceled (their events apply), nothing is deleted.
+   */
+  async endBilling(apiId: string): Promise<void> {
+    const provider = this.provider;
+    if (!provider) return;
+    const failed = (what: string, error: unknown): never => {
+      this.onError(error);
+      throw new Problem('provider_error', `The payments provider did not cancel ${what}: ${error instanceof Error ? error.message : String(error)}. Nothing was deleted; try again.`);
+    };
+    // Each cancellation the provider confirmed is recorded at once (its event follows), so a delete
+    // tried again after a failure does not ask to cancel it twice.
+    const platform = await q.livePlatformSubscription(this.db, apiId);
+    if (platform) {
+      await provider.cancelSubscription({ accountId: null, subscriptionId: platform.subscription_id, atPeriodEnd: false }).catch((error) => failed(`the platform subscription ${platform.subscription_id}`, error));
+      await q.setPlatformSubscriptionStatus(this.db, platform.subscription_id, 'canceled', this.clock.now());
+    }
+    const account = await q.accountOf(this.db, apiId);
+    for (const sub of await q.liveCustomerSubscriptions(this.db, apiId)) {
+      // An account disconnected from the platform cannot be acted on; its owner ends those in their own dashboard.
+      if (!account || account.disconnected_at || account.account_id !== sub.account_id) continue;
+      await provider.cancelSubscription({ accountId: sub.account_id, subscriptionId: sub.subscription_id!, atPeriodEnd: false }).catch((error) => failed(`the subscription ${sub.subscription_id} of customer ${sub.name} (${sub.customer_id})`, error));
+      await this.db.transaction().execute((trx) => this.customers.applyProviderBilling(trx, apiId, sub.customer_id, { plan_id: null, plan_source: '', subscription_status: 'canceled' }));
+    }
+  }
+
+  /** What an event asked of the provider once committed; a failure is logged (the provider's dashboard shows what is left). */
+  async #followUp(followUps: FollowUps): Promise<void> {
+    const provider = this.provider;
+    if (!provider) return;
+    await this.platformPlans.cancelDuplicates(followUps.cancelPlatform);
+    for (const sub of followUps.cancel) await provider.cancelSubscription({ accountId: sub.accountId, subscriptionId: sub.subscriptionId, atPeriodEnd: false }).catch(this.onError);
+    for (const payment of followUps.refund) await provider.refundInvoice(payment).catch(this.onError);
   }
 
   /** Makes provider prices for an API's plans that lack a current one; failures are kept on the plan and retried by the job. */
@@ -370,23 +403,9 @@ export class PaymentsService {
     return made;
   }
 
-  /** Platform plans whose grace or period is over go back to `free` (the job). */
+  /** Platform plans whose grace or period is over go back to `free`, and owners whose grace ends soon are warned (the job). */
   async endPlatformPlans(): Promise<number> {
-    const ended = await this.apis.platformPlansEnded(this.clock.now());
-    for (const api of ended) {
-      await this.db.transaction().execute(async (trx) => {
-        await this.apis.lockForUpdate(trx, api.id);
-        // An event may have renewed the plan since the list was read.
-        const now = await this.apis.findById(trx, api.id);
-        if (!now || now.plan_status !== api.plan_status || now.platform_plan !== api.platform_plan || now.plan_grace_until?.getTime() !== api.plan_grace_until?.getTime() || now.plan_period_end?.getTime() !== api.plan_period_end?.getTime()) return;
-        await this.apis.setPlatformPlan(trx, api.id, { platform_plan: 'free', plan_status: 'canceled', plan_grace_until: api.plan_grace_until, plan_period_end: api.plan_period_end });
-        await this.audit.record(trx, PAYMENTS_ACTOR, {
-          workspaceId: now.workspace_id, action: 'api.plan_change', target: { type: 'api', id: api.id }, api: { id: api.id, name: now.name },
-          summary: `The ${api.platform_plan} plan of ${now.name} ended (${api.plan_status === 'past_due' ? 'unpaid past its grace' : 'canceled'}); it is on free`,
-          details: { from: { plan: api.platform_plan, status: api.plan_status }, to: { plan: 'free', status: 'canceled' } },
-        });
-      });
-    }
-    return ended.length;
+    await this.platformPlans.warnGraces();
+    return this.platformPlans.endPlans();
   }
 }

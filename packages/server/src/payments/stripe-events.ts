@@ -7,14 +7,16 @@ import Stripe from 'stripe';
 export type PaymentEvent =
   | { kind: 'account'; accountId: string; livemode: boolean; chargesEnabled: boolean; name: string | null }
   | { kind: 'account_deauthorized'; accountId: string }
-  | { kind: 'topup_paid'; accountId: string; apiId: string; customerId: string; objectId: string; amountCents: number; providerCustomerId: string | null }
+  | { kind: 'topup_paid'; accountId: string; apiId: string; customerId: string; objectId: string; amountCents: number; providerCustomerId: string | null; paymentIntentId: string | null }
   | { kind: 'card_saved'; accountId: string; apiId: string; customerId: string; providerCustomerId: string; paymentMethodId: string }
   | { kind: 'recharge_succeeded'; accountId: string; apiId: string; customerId: string; objectId: string; amountCents: number }
   | { kind: 'recharge_failed'; accountId: string; apiId: string; customerId: string; objectId: string }
   | { kind: 'subscription'; accountId: string; apiId: string; customerId: string; planId: string; subscriptionId: string; providerCustomerId: string; status: string; periodEnd: Date | null; cancelAtPeriodEnd: boolean }
-  | { kind: 'invoice_paid'; accountId: string; apiId: string; customerId: string; planId: string; invoiceId: string; subscriptionId: string | null; amountCents: number; url: string | null }
+  | { kind: 'invoice_paid'; accountId: string; apiId: string; customerId: string; planId: string; invoiceId: string; subscriptionId: string | null; amountCents: number; url: string | null; paymentIntentId: string | null }
   | { kind: 'invoice_failed'; accountId: string; apiId: string; customerId: string; planId: string; invoiceId: string; subscriptionId: string | null; amountCents: number; url: string | null; attempt: number }
   | { kind: 'platform_subscription'; apiId: string; planCode: string; subscriptionId: string; providerCustomerId: string; status: string; periodEnd: Date | null; cancelAtPeriodEnd: boolean }
+  | { kind: 'charge_refunded'; accountId: string; chargeId: string; paymentIntentId: string; amountRefundedCents: number; refundId: string | null }
+  | { kind: 'dispute'; accountId: string; disputeId: string; chargeId: string | null; paymentIntentId: string; amountCents: number; status: string; closed: boolean }
   | { kind: 'ignored'; reason: string };
 
 export interface VerifiedEvent {
@@ -88,9 +90,38 @@ function readInvoice(invoice: Stripe.Invoice, accountId: string | null, paid: bo
   if (!metadata?.gh_plan) return { kind: 'ignored', reason: 'no plan in metadata' };
   if (!invoice.id) return { kind: 'ignored', reason: 'invoice without an id' };
   const common = { ...facts, planId: metadata.gh_plan, invoiceId: invoice.id, subscriptionId: idOf(details?.subscription ?? legacy.subscription), url: invoice.hosted_invoice_url ?? null };
-  if (paid) return { kind: 'invoice_paid', ...common, amountCents: Number.isSafeInteger(invoice.amount_paid) ? invoice.amount_paid : 0 };
+  if (paid) return { kind: 'invoice_paid', ...common, amountCents: Number.isSafeInteger(invoice.amount_paid) ? invoice.amount_paid : 0, paymentIntentId: invoicePaymentIntent(invoice) };
   // Stripe retries a failed invoice (Smart Retries) and sends this event for every attempt.
   return { kind: 'invoice_failed', ...common, amountCents: Number.isSafeInteger(invoice.amount_due) ? invoice.amount_due : 0, attempt: Number.isSafeInteger(invoice.attempt_count) ? invoice.attempt_count : 1 };
+}
+
+/** The payment intent that paid an invoice: in its payments list (newer API versions) or on the invoice (older). */
+function invoicePaymentIntent(invoice: Stripe.Invoice): string | null {
+  const legacy = invoice as unknown as { payment_intent?: string | { id: string } | null; payments?: { data?: { payment?: { payment_intent?: string | { id: string } | null } }[] } };
+  return idOf(legacy.payments?.data?.[0]?.payment?.payment_intent ?? legacy.payment_intent ?? null);
+}
+
+/**
+ * A refund of a charge (full or partial). `amount_refunded` is cumulative, so the ledger takes
+ * back only what it did not take before; the newest refund (Stripe lists them newest first, when
+ * the charge carries them) names the entry, else the charge and its cumulative amount do.
+ */
+function readRefund(charge: Stripe.Charge, accountId: string | null): PaymentEvent {
+  if (!accountId) return { kind: 'ignored', reason: 'refunds of the platform account change no credit' };
+  const paymentIntentId = idOf(charge.payment_intent);
+  if (!paymentIntentId) return { kind: 'ignored', reason: 'a charge without a payment intent is none of ours' };
+  if (!Number.isSafeInteger(charge.amount_refunded) || charge.amount_refunded <= 0) return { kind: 'ignored', reason: 'nothing refunded' };
+  const refunds = (charge.refunds?.data ?? []).filter((r) => r.status !== 'failed' && r.status !== 'canceled');
+  const newest = [...refunds].sort((a, b) => b.created - a.created)[0];
+  return { kind: 'charge_refunded', accountId, chargeId: charge.id, paymentIntentId, amountRefundedCents: charge.amount_refunded, refundId: newest?.id ?? null };
+}
+
+function readDispute(dispute: Stripe.Dispute, accountId: string | null, closed: boolean): PaymentEvent {
+  if (!accountId) return { kind: 'ignored', reason: 'disputes of the platform account change no credit' };
+  const paymentIntentId = idOf(dispute.payment_intent);
+  if (!paymentIntentId) return { kind: 'ignored', reason: 'a dispute without a payment intent is none of ours' };
+  if (!Number.isSafeInteger(dispute.amount) || dispute.amount <= 0) return { kind: 'ignored', reason: 'no amount' };
+  return { kind: 'dispute', accountId, disputeId: dispute.id, chargeId: idOf(dispute.charge), paymentIntentId, amountCents: dispute.amount, status: dispute.status, closed };
 }
 
 function readCheckout(session: Stripe.Checkout.Session, accountId: string | null): PaymentEvent {
@@ -99,7 +130,7 @@ function readCheckout(session: Stripe.Checkout.Session, accountId: string | null
   const facts = customerFacts(accountId, session.metadata, 'topup');
   if (typeof facts === 'string') return { kind: 'ignored', reason: facts };
   if (!Number.isSafeInteger(session.amount_total) || (session.amount_total ?? 0) <= 0) return { kind: 'ignored', reason: 'no amount' };
-  return { kind: 'topup_paid', ...facts, objectId: session.id, amountCents: session.amount_total!, providerCustomerId: idOf(session.customer) };
+  return { kind: 'topup_paid', ...facts, objectId: session.id, amountCents: session.amount_total!, providerCustomerId: idOf(session.customer), paymentIntentId: idOf(session.payment_intent) };
 }
 
 /** Reads a verified event into what it means to Gatehouse. */
@@ -144,6 +175,11 @@ export function readEvent(event: Stripe.Event): VerifiedEvent {
         return readInvoice(event.data.object, accountId, true);
       case 'invoice.payment_failed':
         return readInvoice(event.data.object, accountId, false);
+      case 'charge.refunded':
+        return readRefund(event.data.object, accountId);
+      case 'charge.dispute.created':
+      case 'charge.dispute.closed':
+        return readDispute(event.data.object, accountId, event.type === 'charge.dispute.closed');
       default:
         return { kind: 'ignored', reason: 'not an event Gatehouse acts on' };
     }

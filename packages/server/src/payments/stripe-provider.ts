@@ -118,10 +118,40 @@ export class StripeProvider implements PaymentsProvider {
     );
   }
 
-  async cancelSubscription(input: { accountId: string; subscriptionId: string; atPeriodEnd: boolean }) {
-    const opts = { stripeAccount: input.accountId };
+  async cancelSubscription(input: { accountId: string | null; subscriptionId: string; atPeriodEnd: boolean }) {
+    const opts = input.accountId ? { stripeAccount: input.accountId } : {};
     if (input.atPeriodEnd) await this.#stripe.subscriptions.update(input.subscriptionId, { cancel_at_period_end: true }, opts);
-    else await this.#stripe.subscriptions.cancel(input.subscriptionId, {}, opts);
+    // At once: no final invoice for usage or prorations (invoice_now false), nothing credited back.
+    else await this.#stripe.subscriptions.cancel(input.subscriptionId, { invoice_now: false, prorate: false }, opts);
+  }
+
+  async refundInvoice(input: { accountId: string; invoiceId: string; paymentIntentId: string | null }) {
+    const opts = { stripeAccount: input.accountId, idempotencyKey: `gh-refund-${input.invoiceId}` };
+    if (!input.paymentIntentId) throw new Error(`invoice ${input.invoiceId} names no payment intent to refund`);
+    await this.#stripe.refunds.create({ payment_intent: input.paymentIntentId, reason: 'requested_by_customer', metadata: { gh_reason: 'plan_deleted', gh_invoice: input.invoiceId } }, opts);
+  }
+
+  async resumeSubscription(input: { accountId: string | null; subscriptionId: string }) {
+    await this.#stripe.subscriptions.update(input.subscriptionId, { cancel_at_period_end: false }, input.accountId ? { stripeAccount: input.accountId } : {});
+  }
+
+  async switchPlatformPlan(input: { apiId: string; subscriptionId: string; planCode: string; priceId: string | null; amountCents: number; planName: string }) {
+    if (!input.priceId) throw new Error(`platform plan ${input.planCode} has no provider price`);
+    const subscription = await this.#stripe.subscriptions.retrieve(input.subscriptionId);
+    const item = subscription.items.data[0];
+    if (!item) throw new Error(`subscription ${input.subscriptionId} has no item`);
+    await this.#stripe.subscriptions.update(
+      input.subscriptionId,
+      {
+        items: [{ id: item.id, price: input.priceId }],
+        // The difference for the rest of the period is invoiced now (an upgrade is paid at once, a
+        // downgrade leaves credit on the owner's next invoice), rather than at the next renewal.
+        proration_behavior: 'always_invoice',
+        metadata: { gh_kind: 'platform', gh_api: input.apiId, gh_platform_plan: input.planCode },
+        cancel_at_period_end: false,
+      },
+      { idempotencyKey: `gh-platform-switch-${input.subscriptionId}-${input.planCode}-${item.id}-${subscription.items.data[0]?.price?.id ?? ''}` },
+    );
   }
 
   async checkoutCardSetup(input: { accountId: string; customer: CustomerRef; successUrl: string; cancelUrl: string }) {

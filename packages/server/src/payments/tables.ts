@@ -46,13 +46,21 @@ export interface PlanPricesTable {
   created_at: Date;
 }
 
+/** One platform subscription of an API at the provider; at most one is live per API (0016). */
 export interface PlatformSubscriptionsTable {
+  subscription_id: string;
   api_id: string;
   provider_customer_id: string | null;
-  subscription_id: string | null;
+  /** The provider's status (canceled, incomplete_expired and our own `unpaid` and `duplicate` are not live). */
+  status: string;
+  plan_code: string | null;
   event_at: Date | null;
+  grace_warned_at: Date | null;
   updated_at: Date;
 }
+
+/** Statuses of a live subscription: it bills, and the API's plan follows it. */
+export const LIVE_SUBSCRIPTION_STATUSES = ['trialing', 'active', 'past_due'] as const;
 
 export interface DevPaymentObjectsTable {
   id: string;
@@ -93,6 +101,15 @@ export interface PaymentReceiptsTable {
   mail_claimed_at: Date | null;
   mailed_at: Date | null;
   created_at: Date;
+  /** The provider's payment intent of the payment: refunds and disputes name it. */
+  payment_intent_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Cumulative amount refunded (the provider's amount_refunded), and the credit taken back for it. */
+  refunded_cents: ColumnType<number, number | undefined, number>;
+  refunded_credit_micro: ColumnType<number, number | undefined, number>;
+  dispute_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** open (credit taken), won (given back), lost, or the provider's other closing status. */
+  dispute_status: ColumnType<string | null, string | null | undefined, string | null>;
+  disputed_credit_micro: ColumnType<number, number | undefined, number>;
 }
 
 export interface PaymentTables {

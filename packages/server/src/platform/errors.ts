@@ -35,6 +35,8 @@ export const errorCatalog = {
   payments_not_configured: { status: 409, title: 'Payments are not set up on this service' },
   payments_not_ready: { status: 409, title: 'This API cannot take payments yet' },
   payment_state: { status: 409, title: 'The payment state does not allow this' },
+  subscription_managed: { status: 409, title: "The customer's plan follows a subscription at the payments provider" },
+  customer_email_taken: { status: 409, title: 'Another customer of this API has this e-mail address' },
   provider_error: { status: 502, title: 'The payments provider did not answer as expected' },
   unsupported_media_type: { status: 415, title: 'Send application/json' },
   payload_too_large: { status: 413, title: 'The body is too large' },
@@ -80,6 +82,15 @@ export function unwrap<T>(result: Result<T>): T {
   throw new Problem(result.code, result.detail, result.errors);
 }
 
+/**
+ * Fields whose values are never echoed in a 422 (passwords, secrets, keys, codes, tokens, tickets):
+ * a problem body lands in logs, screenshots and support tickets. Matched on the words of any
+ * segment of the location, so `body.current_password` and `body.client_secret` are covered.
+ */
+const SECRET_WORDS = /(^|_)(password|passphrase|secret|key|token|ticket|challenge|code|otp)(_|$)/i;
+export const isSecretLocation = (location: string) => location.split('.').some((segment) => SECRET_WORDS.test(segment));
+
 export function validationProblem(location: string, message: string, value?: unknown): Problem {
-  return new Problem('validation', message, [{ location, message, value }]);
+  const shown = isSecretLocation(location) ? undefined : value;
+  return new Problem('validation', message, [{ location, message, ...(shown === undefined ? {} : { value: shown }) }]);
 }

@@ -92,6 +92,12 @@ export class WorkspaceService {
     }
   }
 
+  /** Who hears about what only owners decide (the platform plan, issue 23): the workspace's owners. */
+  async ownerContacts(db: Db | Trx, workspaceId: string): Promise<string[]> {
+    const members = await q.membersOfWorkspace(db, workspaceId);
+    return [...new Set(members.filter((m) => m.role === 'owner').map((m) => m.email))];
+  }
+
   /** Who hears about a workspace's own affairs (a failing webhook endpoint): its owners and admins. */
   async adminContacts(db: Db | Trx, workspaceId: string): Promise<string[]> {
     const members = await q.membersOfWorkspace(db, workspaceId);

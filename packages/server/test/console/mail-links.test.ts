@@ -40,7 +40,8 @@ function sourceFiles(dir = SRC): string[] {
 async function mailTemplates(): Promise<string[]> {
   const names: string[] = [];
   for (const file of sourceFiles().filter((path) => path.endsWith('/mails.ts'))) {
-    const module = (await import(pathToFileURL(join(SRC, file)).href)) as Record<string, unknown>;
+    // By its .js name, as the sources import it: tsx finds the .ts, a compiled run its output.
+    const module = (await import(pathToFileURL(join(SRC, file.replace(/\.ts$/, '.js'))).href)) as Record<string, unknown>;
     for (const [name, value] of Object.entries(module)) if (typeof value === 'function') names.push(`${dirname(file)}.${name}`);
   }
   return names.sort();

@@ -81,7 +81,7 @@ const routes: Record<string, RouteRule> = {
   'POST /api/workspaces/{ws}/apis': { access: 'editor' },
   'GET /api/apis/{api}': { access: 'viewer' },
   'PATCH /api/apis/{api}': { access: 'editor' },
-  'DELETE /api/apis/{api}': { access: 'admin' },
+  'DELETE /api/apis/{api}': { access: 'owner' },
   'GET /api/apis/{api}/secret': { access: 'admin' },
   'POST /api/apis/{api}/secret/rotate': { access: 'admin', body: { grace_hours: 24 } },
   'PUT /api/apis/{api}/logo': { access: 'editor', body: { logo_url: 'https://example.com/logo.png' } },
@@ -103,6 +103,11 @@ const routes: Record<string, RouteRule> = {
   'PATCH /api/apis/{api}/customers/{id}': { access: 'editor', params: (f) => ({ id: f.customerId }) },
   'DELETE /api/apis/{api}/customers/{id}': { access: 'editor', params: (f) => ({ id: f.customerId }) },
   'PUT /api/apis/{api}/customers/{id}/limits': { access: 'editor', params: (f) => ({ id: f.customerId }) },
+  // The fixture's customer has no subscription: the allowed roles reach the provider check (409).
+  'POST /api/apis/{api}/customers/{id}/subscription/switch': { access: 'editor', params: (f) => ({ id: f.customerId }), body: { plan_id: 'pln_none' } },
+  'POST /api/apis/{api}/customers/{id}/subscription/cancel': { access: 'editor', params: (f) => ({ id: f.customerId }) },
+  'POST /api/apis/{api}/customers/{id}/subscription/resume': { access: 'editor', params: (f) => ({ id: f.customerId }) },
+  'GET /api/apis/{api}/customers/{id}/payments': { access: 'viewer', params: (f) => ({ id: f.customerId }) },
   'POST /api/apis/{api}/customers/{id}/keys': { access: 'editor', params: (f) => ({ id: f.customerId }) },
   'DELETE /api/apis/{api}/customers/{id}/keys/{key_id}': { access: 'editor', params: (f) => ({ id: f.customerId, key_id: f.customerKeyId }) },
   'POST /api/apis/{api}/customers/{id}/credit': { access: 'editor', params: (f) => ({ id: f.customerId }), body: { amount_micro: 1, note: 'n' } },
@@ -116,6 +121,8 @@ const routes: Record<string, RouteRule> = {
   'DELETE /api/apis/{api}/payments': { access: 'admin' },
   'POST /api/apis/{api}/payments/connect': { access: 'admin' },
   'POST /api/apis/{api}/plan/checkout': { access: 'owner', body: { plan_code: 'starter' } },
+  'POST /api/apis/{api}/plan/cancel': { access: 'owner' },
+  'POST /api/apis/{api}/plan/resume': { access: 'owner' },
   // Custom domains (DESIGN 6: admins manage domains). The fixture's API is on the free plan, so
   // a caller with the role gets 402 or 409, past the checks this suite is about.
   'GET /api/apis/{api}/domain': { access: 'viewer' },

@@ -25,7 +25,7 @@ before(async () => {
   host = new URL(f.issuer).host;
   if (testDatabaseKind === 'postgres') {
     const schema = await currentSchema();
-    bDatabase = await openDatabase({ url: process.env.TEST_DATABASE_URL!, schema, poolSize: 3 });
+    bDatabase = await openDatabase({ url: f.t.databaseUrl!, schema, poolSize: 3 });
   } else bDatabase = f.t.database;
   b = await buildApp({ config: f.t.services.config, database: bDatabase, clock: f.t.clock, redis: null, logger: false });
   await b.app.ready();

@@ -93,6 +93,29 @@ test('an unknown slug answers 404 on every issuer path, and the console host ser
   assert.equal((await fetch(f.t.url + '/healthz')).status, 200);
 });
 
+test('an unknown host: a browser gets a styled page saying no API lives there; a protocol path gets OAuth JSON; a known host its portal', async () => {
+  const host = `no-such-api-here.localhost:${f.t.port}`;
+  const page = await get(`http://${host}/`);
+  assert.equal(page.status, 404);
+  assert.match(page.headers.get('content-type')!, /^text\/html/);
+  assert.equal(page.headers.get('cache-control'), 'no-store');
+  assert.match(page.headers.get('content-security-policy')!, /default-src 'none'/, 'the pages\' strict CSP');
+  const html = await page.text();
+  assert.match(html, /<h1>No API lives here<\/h1>/);
+  assert.ok(html.includes(`No API is served at <code>${host}</code>`), html);
+  assert.ok(html.includes(`the console at <a href="${f.t.url}">`), 'the console address, for whoever runs this Gatehouse');
+  assert.match(html, /<style/, 'styled like the portal');
+
+  const protocol = await get(`http://${host}/.well-known/openid-configuration`);
+  assert.equal(protocol.status, 404);
+  assert.deepEqual(await protocol.json(), { error: 'invalid_request', error_description: `No API lives at ${host}` });
+
+  // The API's own host is not that page.
+  const known = await get(`${f.issuer}/`);
+  assert.notEqual(known.status, 404);
+  assert.doesNotMatch(await known.text(), /No API lives here/);
+});
+
 test('JWKS: RSA signing keys for RS256 with a kid (their RFC 7638 thumbprint) and no private parts', async () => {
   const response = await get(f.issuer + '/oauth/jwks');
   assert.equal(response.status, 200);

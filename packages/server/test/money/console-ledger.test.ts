@@ -262,7 +262,7 @@ test('the ledger filters by kind, alone or with a customer, across pages; an unk
   assert.deepEqual(second.body.entries.map((e: { note: string }) => e.note), ['a credit']);
   assert.equal(second.body.next_cursor, undefined);
 
-  for (const kind of ['refund', 'CREDIT', '', 'usage,credit']) assertRefusedAt(await ledgerPage(`kind=${encodeURIComponent(kind)}`, fresh), 'query.kind');
+  for (const kind of ['refunds', 'CREDIT', '', 'usage,credit']) assertRefusedAt(await ledgerPage(`kind=${encodeURIComponent(kind)}`, fresh), 'query.kind');
   const kinds = await ledgerPage('kind=credit&kind=usage', fresh);
   assertRefusedAt(kinds, 'query.kind');
 });

@@ -139,7 +139,7 @@ test('a credit of 0 micro units is refused naming the field and changes nothing;
 /** A connection of its own to the test's schema, beside the app's pool. */
 async function sideConnection() {
   const schema = (await t.services.db.selectNoFrom((eb) => eb.fn<string>('current_schema', []).as('schema')).executeTakeFirstOrThrow()).schema;
-  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+  const client = new pg.Client({ connectionString: t.databaseUrl! });
   await client.connect();
   await client.query(`set search_path to ${schema}`);
   return client;

@@ -49,7 +49,11 @@ test('teams: on free a workspace has one member (402, nothing sent); bought star
   assert.ok(audit.some((e) => e.action === 'api.plan_checkout' && e.details.plan_code === 'growth'));
   // On the plan already: nothing to buy.
   assertProblem(await owner.client.post(`/apis/${api.apiId}/plan/checkout`, { plan_code: 'growth' }), 409, 'payment_state');
-  assertProblem(await owner.client.post(`/apis/${api.apiId}/plan/checkout`, { plan_code: 'free' }), 422, 'validation');
+  // `free` ends the one subscription at the end of its period (issue 23), never a checkout.
+  const free = await owner.client.post(`/apis/${api.apiId}/plan/checkout`, { plan_code: 'free' });
+  assert.equal(free.status, 200, free.text);
+  assert.deepEqual([(await owner.client.get(`/apis/${api.apiId}`)).body.plan.code, (await owner.client.get(`/apis/${api.apiId}`)).body.plan_status], ['growth', 'canceled']);
+  assertProblem(await owner.client.post(`/apis/${api.apiId}/plan/checkout`, { plan_code: 'nope' }), 422, 'validation');
   assertProblem(await owner.client.post(`/apis/${api.apiId}/plan/checkout`, { plan_code: '' }), 422, 'validation');
 });
 

@@ -75,3 +75,21 @@ test('request timeouts and the connection cap: defaults, and each bound on both 
     assert.throws(() => loadConfig({ ...base, ...env }), (error: unknown) => error instanceof ConfigError && error.setting === name, JSON.stringify(env));
   }
 });
+
+test('LOG_LEVEL: pino levels are accepted; another word stops start-up naming the allowed ones', () => {
+  for (const level of ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) assert.equal(loadConfig({ ...base, LOG_LEVEL: level }).logLevel, level);
+  assert.equal(loadConfig(base).logLevel, 'info');
+  assert.throws(
+    () => loadConfig({ ...base, LOG_LEVEL: 'verbose' }),
+    (error: unknown) => error instanceof ConfigError && error.setting === 'LOG_LEVEL' && error.message === 'LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent; got "verbose"',
+  );
+});
+
+test('LOG_FORMAT: pretty at a terminal in development, JSON elsewhere, and either when asked', () => {
+  assert.equal(loadConfig(base, true).logFormat, 'pretty');
+  assert.equal(loadConfig(base, false).logFormat, 'json');
+  assert.equal(loadConfig({ ...base, NODE_ENV: 'production' }, true).logFormat, 'json');
+  assert.equal(loadConfig({ ...base, LOG_FORMAT: 'json' }, true).logFormat, 'json');
+  assert.equal(loadConfig({ ...base, LOG_FORMAT: 'pretty' }, false).logFormat, 'pretty');
+  assert.throws(() => loadConfig({ ...base, LOG_FORMAT: 'text' }), (error: unknown) => error instanceof ConfigError && error.setting === 'LOG_FORMAT');
+});

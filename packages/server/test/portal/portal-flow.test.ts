@@ -66,6 +66,26 @@ test('keys: made once with the quickstart filled in, listed by their start, revo
   void landed;
 });
 
+test('the quickstart names the address the owner set; without one it shows a placeholder and says where the owner sets it', async () => {
+  const { browser } = await signUpOnPortal(freshEmail('quickstart'));
+  const withAddress = expectPage(await browser.get('/quickstart'), /Quickstart/);
+  assert.ok(withAddress.html.includes("curl &#39;https://api.portal.example/v1&#39;"), 'the address the owner set');
+  assert.doesNotMatch(withAddress.html, /id="no-address"|API_ADDRESS/);
+
+  const cleared = await f.owner.client.patch(`/apis/${f.apiId}`, { api_base_url: '' });
+  assert.equal(cleared.status, 200, cleared.text);
+  try {
+    const without = expectPage(await browser.get('/quickstart'), /Quickstart/);
+    assert.match(without.html, /id="no-address">Portal API has not published the address its API runs at yet/);
+    assert.match(without.html, /set “Where your API runs” in its Settings in the Gatehouse console/);
+    assert.ok(without.html.includes('curl &#39;API_ADDRESS&#39;'), 'a placeholder, not an invented host');
+    assert.doesNotMatch(without.html, /example\.com/);
+  } finally {
+    const restored = await f.owner.client.patch(`/apis/${f.apiId}`, { api_base_url: 'https://api.portal.example/v1' });
+    assert.equal(restored.status, 200, restored.text);
+  }
+});
+
 test('forms without their CSRF token change nothing', async () => {
   const { browser } = await signUpOnPortal(freshEmail('csrf'));
   const page = await browser.request('POST', '/keys', { name: 'sneaky' });

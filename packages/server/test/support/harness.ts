@@ -14,6 +14,8 @@ import type { FastifyInstance } from 'fastify';
 import { TestClient } from './client.js';
 import { MovableClock } from './clock.js';
 import { TestMailbox } from './mailbox.js';
+import { copyTemplate } from './postgres-template.js';
+import { SHIPPED_PLATFORM_PLANS } from './platform-plans.js';
 import { testCa } from './test-ca.js';
 
 /** Which database this test run uses: `npm test` runs every file on PGlite, then on PostgreSQL. */
@@ -27,17 +29,24 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** A fresh database: in-memory PGlite, or a new schema in the test PostgreSQL. */
-async function freshDatabase(): Promise<{ database: DatabaseHandle; drop: () => Promise<void> }> {
+/** A fresh database: in-memory PGlite, or on PostgreSQL a copy of the run's template (else a new schema). */
+async function freshDatabase(): Promise<{ database: DatabaseHandle; url: string | null; drop: () => Promise<void> }> {
   if (testDatabaseKind === 'pglite') {
     // The runner makes one migrated data directory per run; loading it is ~5x faster than initdb.
     const template = process.env.GH_PGLITE_TEMPLATE;
     const dump = template ? new Blob([await readFile(template)]) : undefined;
     const database = await openDatabase({ url: null, ...(dump ? { pgliteDump: dump } : {}) });
-    return { database, drop: async () => {} };
+    return { database, url: null, drop: async () => {} };
   }
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('GH_TEST_DB=postgres needs TEST_DATABASE_URL');
+  // scripts/run-tests.mjs makes one migrated database per run (make-postgres-template.ts).
+  const template = process.env.GH_PG_TEMPLATE;
+  if (template) {
+    const copy = await copyTemplate(url, template);
+    const database = await openDatabase({ url: copy.url, schema: copy.schema, poolSize: 5 });
+    return { database, url: copy.url, drop: copy.drop };
+  }
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
@@ -46,6 +55,7 @@ async function freshDatabase(): Promise<{ database: DatabaseHandle; drop: () => 
   const database = await openDatabase({ url, schema, poolSize: 5 });
   return {
     database,
+    url,
     drop: async () => {
       const client = new pg.Client({ connectionString: url });
       await client.connect();
@@ -63,6 +73,8 @@ export interface TestApp {
   clock: MovableClock;
   mail: TestMailbox;
   database: DatabaseHandle;
+  /** The PostgreSQL database this app uses (its schema is the connection's current_schema); null on PGlite. */
+  databaseUrl: string | null;
   /** A new client with its own cookie jar. */
   client(): TestClient;
   /** A client for the SDK sync API at /sdk/v1 (set `bearer` to the SDK secret). */
@@ -74,7 +86,7 @@ export interface TestApp {
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   const mail = new TestMailbox();
   await mail.start();
-  const { database, drop } = await freshDatabase();
+  const { database, url: databaseUrl, drop } = await freshDatabase();
   await migrate(database.db);
   const redis = process.env.REDIS_URL ? new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 2 }) : null;
   const clock = new MovableClock();
@@ -91,10 +103,13 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       SMTP_URL: `smtp://127.0.0.1:${mail.port}`,
       DATA_DIR: dataDir,
       LOG_LEVEL: process.env.GH_TEST_LOG ?? 'silent',
+      // The priced example catalogue, whose free plan's limits the tests of plan limits exercise;
+      // PLATFORM_PLANS_FILE: '' gives the self-hosted plan a Gatehouse without a catalogue runs on.
+      PLATFORM_PLANS_FILE: SHIPPED_PLATFORM_PLANS,
       ...env,
     });
     // Metadata documents of tests are served over https by test/support/test-ca.ts servers.
-    const { app, services } = await buildApp({ config, database, clock, redis, rateLimitPrefix: `test-${randomBytes(6).toString('hex')}`, outboundTestCa: testCa().certPem });
+    const { app, services } = await buildApp({ config, database, clock, redis, rateLimitPrefix: `test-${randomBytes(6).toString('hex')}`, outboundTestCa: testCa().certPem, compileValidatorsOnFirstUse: true });
     try {
       await app.listen({ port, host: '127.0.0.1' });
     } catch (error) {
@@ -111,6 +126,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       clock,
       mail,
       database,
+      databaseUrl,
       client: () => new TestClient(url + '/api'),
       sdkClient: () => {
         const sdk = new TestClient(url);

@@ -8,7 +8,7 @@ const SERVER_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
 /** The output folder of the test file whose `import.meta.url` this is; made if missing. */
 export function testOutputDir(testFileUrl: string): string {
-  const file = relative(join(SERVER_DIR, 'test'), fileURLToPath(testFileUrl)).replace(/\.test\.ts$/, '');
+  const file = relative(join(SERVER_DIR, 'test'), fileURLToPath(testFileUrl)).replace(/\.test\.[jt]s$/, '');
   const dir = join(SERVER_DIR, 'test-output', file);
   mkdirSync(dir, { recursive: true });
   return dir;

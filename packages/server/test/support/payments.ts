@@ -40,3 +40,17 @@ export async function countRows(t: TestApp, table: 'payment_events' | 'ledger_en
   const { rows } = await sql<{ n: string }>`select count(*)::text as n from ${sql.table(table)}`.execute(t.services.db);
   return Number(rows[0]!.n);
 }
+
+/**
+ * The money invariants checked after every billing test (issue 23 item 7): for every customer the
+ * balance is the sum of its ledger entries, and no API has more than one live platform
+ * subscription.
+ */
+export async function assertMoneyInvariants(t: TestApp): Promise<void> {
+  await assertBalancesMatchLedger(t);
+  const { rows } = await sql<{ api_id: string; live: string }>`
+    select api_id, count(*)::text as live from platform_subscriptions
+    where status in ('trialing', 'active', 'past_due')
+    group by api_id having count(*) > 1`.execute(t.services.db);
+  assert.deepEqual(rows, [], 'no API has two live platform subscriptions');
+}

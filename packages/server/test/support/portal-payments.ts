@@ -112,3 +112,20 @@ export async function mailSettled(f: IssuerFixture): Promise<void> {
   }
   assert.fail('mail was still queued after 10 seconds');
 }
+
+/**
+ * Presses a refund or dispute button (`refund`, `refund_half`, `dispute`, `dispute_won`,
+ * `dispute_lost`) on a payment's test page (its receipt or invoice page), as the owner would in the
+ * provider's dashboard.
+ */
+export async function devPaymentAction(t: { url: string }, pageUrl: string, action: string, options: { expectButton?: boolean } = {}) {
+  const page = await fetch(pageUrl);
+  assert.equal(page.status, 200);
+  const body = await page.text();
+  const cookie = page.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  if (options.expectButton ?? true) assert.match(body, new RegExp(`data-action="${action}"`), `the page offers ${action}`);
+  const csrf = /name="csrf" value="([^"]+)"/.exec(body)?.[1] ?? '';
+  const id = pageUrl.split('/').pop()!;
+  const posted = await fetch(`${t.url}/dev/payments/payments/${id}`, { method: 'POST', redirect: 'manual', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ csrf, action }).toString() });
+  return { status: posted.status, location: posted.headers.get('location') };
+}

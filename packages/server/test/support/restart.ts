@@ -39,7 +39,7 @@ export async function outage(t: TestApp): Promise<Outage> {
 
   async function start() {
     if (running) return;
-    const database = schema !== null ? await openDatabase({ url: process.env.TEST_DATABASE_URL!, schema, poolSize: 5 }) : original.database;
+    const database = schema !== null ? await openDatabase({ url: t.databaseUrl!, schema, poolSize: 5 }) : original.database;
     const redis = process.env.REDIS_URL ? new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 2 }) : null;
     opened = { database: schema !== null ? database : null, redis };
     const { app, services } = await buildApp({ config: t.services.config, database, clock: t.clock, redis, rateLimitPrefix: `test-${randomBytes(6).toString('hex')}` });

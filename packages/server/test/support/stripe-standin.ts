@@ -19,6 +19,8 @@ export interface StandinRequest {
 export class StripeStandin {
   readonly log: StandinRequest[] = [];
   failPricesOf: number | null = null;
+  /** Subscriptions whose cancellation (DELETE) the stand-in refuses, as Stripe would on an outage. */
+  readonly failCancelOf = new Set<string>();
   readonly #replies = new Map<string, [number, Record<string, unknown>]>();
   #server: Server | null = null;
   #n = 0;
@@ -67,6 +69,7 @@ export class StripeStandin {
     const sub = /^\/v1\/subscriptions\/([^/]+)$/.exec(r.path);
     if (sub && r.method === 'GET') return [200, { id: sub[1], object: 'subscription', status: 'active', items: { object: 'list', data: [{ id: `si_${sub[1]}`, object: 'subscription_item' }] } }];
     if (sub && post) return [200, { id: sub[1], object: 'subscription', status: 'active', cancel_at_period_end: r.form.cancel_at_period_end === 'true' }];
+    if (sub && r.method === 'DELETE' && this.failCancelOf.has(sub[1]!)) return [500, { error: { type: 'api_error', message: 'The stand-in refused to cancel' } }];
     if (sub && r.method === 'DELETE') return [200, { id: sub[1], object: 'subscription', status: 'canceled' }];
     // Receipts: the charge of a session's payment intent, or of a payment intent, carries the link;
     // expanded only when asked for, as Stripe does.

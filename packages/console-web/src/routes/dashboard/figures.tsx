@@ -38,14 +38,17 @@ export function Figures({ apiId, stats }: { apiId: string; stats: StatsBody }) {
           testId="pending-customers"
         />
       </div>
-      <div className="card">
-        <Meter
-          label="Platform allowance this month"
-          value={stats.requests_month}
-          max={stats.platform_limit}
-          valueText={`${formatCount(stats.requests_month)} of ${formatCount(stats.platform_limit)} requests (${percent}%)`}
-        />
-      </div>
+      {/* A platform_limit of 0 is no allowance at all to measure against (the self-hosted plan). */}
+      {stats.platform_limit > 0 ? (
+        <div className="card">
+          <Meter
+            label="Platform allowance this month"
+            value={stats.requests_month}
+            max={stats.platform_limit}
+            valueText={`${formatCount(stats.requests_month)} of ${formatCount(stats.platform_limit)} requests (${percent}%)`}
+          />
+        </div>
+      ) : null}
     </>
   );
 }

@@ -9,6 +9,9 @@ export const KIND_NAMES: Record<LedgerKind, string> = {
   topup: 'Top-up',
   plan_credit: 'Plan credit',
   auto_recharge: 'Automatic top-up',
+  refund: 'Refund',
+  dispute: 'Dispute',
+  dispute_won: 'Dispute won',
 };
 
 export const KINDS = Object.keys(KIND_NAMES) as LedgerKind[];

@@ -16,3 +16,13 @@ export const logSerializers = {
 };
 
 export const logRedact = ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'];
+
+/**
+ * Where log lines go: standard output as JSON, or through pino-pretty for a person at a terminal
+ * (loaded only then: a server in production never needs it).
+ */
+export async function logDestination(format: 'json' | 'pretty'): Promise<NodeJS.WritableStream | undefined> {
+  if (format === 'json') return undefined;
+  const { default: pretty } = await import('pino-pretty');
+  return pretty({ colorize: Boolean(process.stdout.isTTY), translateTime: 'HH:MM:ss', ignore: 'pid,hostname,reqId,req.remoteAddress,req.host', singleLine: true, sync: true });
+}

@@ -1,8 +1,11 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errorCatalog, Problem, type ErrorCode } from '../errors.js';
+import { errorCatalog, isSecretLocation, Problem, type ErrorCode, type ErrorDetail } from '../errors.js';
 import { InputRefused } from './validation.js';
 
 type ErrorHandler = (error: FastifyError, request: FastifyRequest, reply: FastifyReply) => unknown;
+
+/** The last guard on echoes: whoever built the detail, a secret's value never leaves in a 422. */
+const withoutSecretValues = (errors: ErrorDetail[]) => errors.map((detail) => (detail.value !== undefined && isSecretLocation(detail.location ?? '') ? { location: detail.location, ...(detail.message ? { message: detail.message } : {}) } : detail));
 
 function sendProblem(reply: FastifyReply, request: FastifyRequest, problem: Problem) {
   const body = {
@@ -12,7 +15,7 @@ function sendProblem(reply: FastifyReply, request: FastifyRequest, problem: Prob
     status: problem.status,
     ...(problem.detail && problem.detail !== problem.title ? { detail: problem.detail } : {}),
     instance: request.url.split('?')[0],
-    ...(problem.errors ? { errors: problem.errors } : {}),
+    ...(problem.errors ? { errors: withoutSecretValues(problem.errors) } : {}),
   };
   return reply.status(problem.status).headers(problem.headers).type('application/problem+json').send(body);
 }

@@ -1,7 +1,7 @@
 import Ajv, { type ErrorObject, type SchemaObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import type { ErrorDetail } from '../errors.js';
+import { isSecretLocation, type ErrorDetail } from '../errors.js';
 import { findTextFault } from '../text.js';
 import { isHttpUrl } from './http-url.js';
 import { boundsOf, statedBoundError } from './schema-bounds.js';
@@ -85,6 +85,17 @@ function compileChecked(schema: SchemaObject, httpPart: string) {
 
 export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) => compileChecked(schema as SchemaObject, httpPart ?? 'body');
 
+/**
+ * The same validators, each compiled when its route part is first validated instead of when the
+ * app starts. Compiling every route's schemas was about a fifth of the CPU of a test file that
+ * starts the app for a few routes (docs/decisions.md, "Tests"); a server keeps `validatorCompiler`,
+ * so a schema that cannot compile stops it at start.
+ */
+export const validatorCompilerOnFirstUse: FastifySchemaCompiler<any> = (route) => {
+  let validate: ReturnType<typeof compileChecked> | undefined;
+  return (data: unknown) => (validate ??= compileChecked(route.schema as SchemaObject, route.httpPart ?? 'body'))(data);
+};
+
 /** A value fit to echo in a 422: short strings and small scalars as sent, anything large left out. */
 function echoed(value: unknown): unknown {
   if (typeof value === 'string') return value.length > MAX_ECHOED_CHARS ? `${value.slice(0, MAX_ECHOED_CHARS).toWellFormed()}…` : value;
@@ -96,13 +107,45 @@ function echoed(value: unknown): unknown {
 }
 
 function detail(location: string, message: string, value: unknown): ErrorDetail {
-  const shown = echoed(value);
+  const shown = isSecretLocation(location) ? undefined : echoed(value);
   return shown === undefined ? { location, message } : { location, message, value: shown };
+}
+
+/** The allowed values in words: `payg, free or subscriptions`. */
+export function allowedValuesInWords(values: unknown[]): string {
+  const shown = values.map((value) => (typeof value === 'string' ? value : JSON.stringify(value)));
+  return shown.length <= 1 ? (shown[0] ?? '') : `${shown.slice(0, -1).join(', ')} or ${shown.at(-1)}`;
+}
+
+/** The constants of a union of literals (TypeBox `Union([Literal…])` is `anyOf` of `const`), else null. */
+function unionOfConstants(schema: unknown): unknown[] | null {
+  if (!Array.isArray(schema) || !schema.length) return null;
+  if (!schema.every((branch) => typeof branch === 'object' && branch !== null && 'const' in branch)) return null;
+  return schema.map((branch: { const: unknown }) => branch.const);
+}
+
+/**
+ * A union of literals fails once per branch ("must be equal to constant" three times) and then
+ * once as a whole: the branches' errors are dropped and the whole one names the allowed values.
+ */
+function collapseUnions(errors: ErrorObject[]): ErrorObject[] {
+  const unions = errors.filter((error) => error.keyword === 'anyOf' && unionOfConstants(error.schema));
+  if (!unions.length) return errors;
+  const inside = (error: ErrorObject) => unions.some((union) => error !== union && error.schemaPath.startsWith(`${union.schemaPath}/`) && error.instancePath === union.instancePath);
+  return errors.filter((error) => !inside(error));
+}
+
+function allowedValuesMessage(error: ErrorObject): string | null {
+  if (error.keyword === 'enum') return `must be one of ${allowedValuesInWords((error.params as { allowedValues: unknown[] }).allowedValues)}`;
+  const constants = error.keyword === 'anyOf' ? unionOfConstants(error.schema) : null;
+  if (constants) return `must be one of ${allowedValuesInWords(constants)}`;
+  if (error.keyword === 'const') return `must be ${allowedValuesInWords([(error.params as { allowedValue: unknown }).allowedValue])}`;
+  return null;
 }
 
 /** ajv errors as the spec's ErrorDetail list: `body.name`, a message, the value that was sent. */
 export function toErrorDetails(errors: ErrorObject[], part: string): ErrorDetail[] {
-  return errors.map((error) => {
+  return collapseUnions(errors).map((error) => {
     const path = error.instancePath.split('/').slice(1).map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
     if (error.keyword === 'additionalProperties') {
       const property = (error.params as { additionalProperty: string }).additionalProperty;
@@ -115,6 +158,6 @@ export function toErrorDetails(errors: ErrorObject[], part: string): ErrorDetail
     // `not: {const: x}` is how a schema refuses one value (a credit of 0): ajv's "must NOT be valid" names nothing.
     const refusedValue = error.keyword === 'not' && typeof error.schema === 'object' && error.schema !== null && 'const' in error.schema ? (error.schema as { const: unknown }).const : undefined;
     if (refusedValue !== undefined) return detail([part, ...path].join('.'), `must not be ${JSON.stringify(refusedValue)}`, error.data);
-    return detail([part, ...path].join('.'), error.message ?? 'is invalid', error.data);
+    return detail([part, ...path].join('.'), allowedValuesMessage(error) ?? error.message ?? 'is invalid', error.data);
   });
 }

@@ -61,13 +61,22 @@ function topUpSection(ctx: PortalContext, ready: boolean): SafeHtml {
   return topUpForms(ctx);
 }
 
+/** A refund or dispute of a payment, under its amount (issue 23: the receipts list shows the refund). */
+function reversalNote(r: { refundedCents: number; disputeStatus: string | null }): SafeHtml | string {
+  const notes = [
+    ...(r.refundedCents > 0 ? [`refunded ${formatCents(r.refundedCents)}`] : []),
+    ...(r.disputeStatus ? [r.disputeStatus === 'open' ? 'disputed' : `dispute ${r.disputeStatus}`] : []),
+  ];
+  return notes.length ? html`<br><span class="note reversal">${notes.join(' · ')}</span>` : '';
+}
+
 async function receiptsTable(deps: PortalDeps, ctx: PortalContext): Promise<SafeHtml> {
   const receipts = await deps.payments.receipts.list(ctx.tenant.api.id, ctx.membership.customer_id);
   if (receipts.length === 0) return html`<p class="note" id="no-receipts">No payments yet.</p>`;
   const what = (r: (typeof receipts)[number]) => (r.kind === 'topup' ? 'Top-up' : r.kind === 'auto_recharge' ? 'Automatic top-up' : r.description || 'Plan');
   // A plan invoice's link is the provider's invoice page; a top-up's, its receipt.
   const rows = receipts.map((r) => html`<tr id="receipt-${r.ref}" data-kind="${r.kind}"><td>${formatTime(r.at)}</td><td>${what(r)}</td>
-<td class="num">${formatCents(r.amountCents)}</td><td class="num credit">+${formatMicro(r.creditMicro)}</td>
+<td class="num">${formatCents(r.amountCents)}${reversalNote(r)}</td><td class="num credit">+${formatMicro(r.creditMicro)}</td>
 <td>${r.receiptUrl ? html`<a href="${r.receiptUrl}" rel="noopener" class="receipt-link">${r.kind === 'plan' ? 'Invoice' : 'Receipt'}</a>` : html`<span class="note">${r.kind === 'plan' ? 'at the provider' : 'being prepared'}</span>`}</td></tr>`);
   return html`<table id="receipts-table"><thead><tr><th scope="col">Paid</th><th scope="col">What</th><th scope="col" class="num">Amount</th><th scope="col" class="num">Credit</th><th scope="col">Receipt</th></tr></thead><tbody>${rows}</tbody></table>`;
 }

@@ -14,6 +14,9 @@ const KIND_NAMES: Record<LedgerKind, string> = {
   topup: 'Top-up',
   plan_credit: 'Plan credit',
   auto_recharge: 'Auto-recharge',
+  refund: 'Refund',
+  dispute: 'Dispute',
+  dispute_won: 'Dispute won',
 };
 
 /** "+1.00" or "-0.012": the sign always shown, so credit and charges read apart. */

@@ -48,8 +48,9 @@ export function PlanReturnPage() {
               {apiOut.name} is on the <strong>{apiOut.plan.name}</strong> plan <StatusBadge status={apiOut.plan_status} />
             </p>
             <p className="small muted">
-              {apiOut.plan.price_monthly_cents > 0 ? `${formatCents(apiOut.plan.price_monthly_cents)} a month` : 'Free'}: {formatCount(apiOut.plan.monthly_requests)} requests a
-              month, up to {formatCount(apiOut.plan.max_customers)} customers.
+              {apiOut.plan.price_monthly_cents > 0 ? `${formatCents(apiOut.plan.price_monthly_cents)} a month` : 'Free'}:{' '}
+              {apiOut.plan.monthly_requests > 0 ? `${formatCount(apiOut.plan.monthly_requests)} requests a month` : 'no request limit'},{' '}
+              {apiOut.plan.max_customers > 0 ? `up to ${formatCount(apiOut.plan.max_customers)} customers` : 'no customer limit'}.
               {apiOut.plan_period_end ? ` This period ends ${formatTime(apiOut.plan_period_end)}.` : ''}
               {apiOut.plan_grace_until ? ` Payment is due by ${formatTime(apiOut.plan_grace_until)}.` : ''}
             </p>
