@@ -1,10 +1,22 @@
 // Slug rules: the portal address is <slug>.{portal_domain}, so a slug is one DNS label.
 export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{1,38})[a-z0-9]$/;
 
+/**
+ * Labels no API may take, the one list: names of the platform's own hosts and pages, and names
+ * that clients, mail servers and operating systems look up by themselves under any domain (a
+ * portal at `wpad.` or `autodiscover.` would be asked for proxy or mail settings; `mta-sts.` holds
+ * the domain's mail policy; `domains.` is the default CNAME target of custom domains). An API on
+ * one of them would also get a certificate from the TLS ask.
+ */
 const reserved = new Set([
   'www', 'api', 'app', 'apps', 'console', 'admin', 'auth', 'login', 'signin', 'signup', 'oauth', 'sso',
   'dashboard', 'docs', 'status', 'mail', 'smtp', 'imap', 'static', 'assets', 'cdn', 'help', 'support',
   'billing', 'portal', 'gatehouse', 'internal', 'root', 'system', 'metrics', 'webhooks', 'sdk', 'account',
+  // the platform's own hosts
+  'domains', 'custom-domains', 'tls', 'acme', 'health', 'healthz', 'readyz', 'openid', 'jwks', 'events', 'dev',
+  // looked up by clients and servers on their own
+  'localhost', 'mta-sts', 'autodiscover', 'autoconfig', 'wpad', 'isatap', 'openpgpkey', 'webmail', 'email', 'pop', 'pop3',
+  'mx', 'ns', 'ns1', 'ns2', 'ns3', 'ns4', 'dns', 'ftp', 'sftp', 'vpn', 'ldap', 'kerberos', 'cpanel', 'whm', 'webdisk',
 ]);
 
 export type SlugProblem = 'invalid' | 'reserved';

@@ -13,7 +13,8 @@ import { applyPlatformSubscription } from './platform-billing.js';
 import * as q from './queries.js';
 import type { PaymentReceipts } from './receipts.js';
 import type { AutoRecharge } from './auto-recharge.js';
-import { readEvent, verifyEvent, type PaymentEvent } from './stripe-events.js';
+import { MONEY_BOUND } from '../platform/money.js';
+import { eventShapeProblem, readEvent, verifyEvent, type PaymentEvent } from './stripe-events.js';
 import { nextSubscriptionState } from './subscriptions.js';
 import { raisePaymentFailed } from './webhook-events.js';
 import { applyDispute, applyRefund, type ReversalDeps } from './refunds.js';
@@ -33,7 +34,7 @@ export interface FollowUps {
   cancel: { accountId: string; subscriptionId: string }[];
   refund: { accountId: string; invoiceId: string; paymentIntentId: string | null }[];
 }
-export type WebhookOutcome = { ok: true; duplicate: boolean; outcome: string; followUps?: FollowUps } | { ok: false };
+export type WebhookOutcome = { ok: true; duplicate: boolean; outcome: string; followUps?: FollowUps } | { ok: false; malformed?: string };
 
 /**
  * The webhook path of every provider: the signature on the raw body, then the event recorded by its
@@ -58,6 +59,8 @@ export class PaymentEvents {
   async receive(provider: ProviderName, secrets: readonly string[], rawBody: Buffer, signature: string | undefined): Promise<WebhookOutcome> {
     const event = verifyEvent(rawBody, signature, secrets, this.clock.now().getTime());
     if (!event) return { ok: false };
+    const malformed = eventShapeProblem(event, MONEY_BOUND, MICRO_PER_CENT);
+    if (malformed) return { ok: false, malformed };
     const verified = readEvent(event);
     const result = await this.db.transaction().execute(async (trx) => {
       const fresh = await q.recordEvent(trx, { provider, event_id: verified.id, type: verified.type, account_id: verified.accountId, received_at: this.clock.now() });

@@ -186,3 +186,30 @@ export function readEvent(event: Stripe.Event): VerifiedEvent {
   })();
   return { ...base, meaning };
 }
+
+/** Printable ASCII without spaces: what ids, types and account ids of provider events are made of. */
+const EVENT_TOKEN = /^[\x21-\x7e]{1,255}$/;
+/** Amount fields in cents whose micro value must stay inside the money bound (platform/money.ts). */
+const AMOUNT_FIELDS = ['amount_total', 'amount_paid', 'amount_due'] as const;
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * Why a body whose signature is good is still not an event we can read, or null (issue 26 item 6):
+ * `{}`, `[]`, no `data.object`, an id with a NUL, an amount whose micro units pass the money
+ * bound. Answered 400 and changing nothing, where they used to fail inside the transaction (500,
+ * retried by the provider for days).
+ */
+export function eventShapeProblem(event: unknown, maxMicro: number, microPerCent: number): string | null {
+  if (!isObject(event)) return 'the body is not a JSON object';
+  if (typeof event.id !== 'string' || !EVENT_TOKEN.test(event.id)) return 'id is missing or malformed';
+  if (typeof event.type !== 'string' || !EVENT_TOKEN.test(event.type)) return 'type is missing or malformed';
+  if (!Number.isSafeInteger(event.created) || (event.created as number) < 0) return 'created is not a time';
+  if (event.account !== undefined && event.account !== null && (typeof event.account !== 'string' || !EVENT_TOKEN.test(event.account))) return 'account is malformed';
+  if (!isObject(event.data) || !isObject(event.data.object)) return 'data.object is missing';
+  for (const field of AMOUNT_FIELDS) {
+    const amount = event.data.object[field];
+    if (amount === undefined || amount === null) continue;
+    if (!Number.isSafeInteger(amount) || (amount as number) < 0 || (amount as number) > Math.floor(maxMicro / microPerCent)) return `data.object.${field} is out of range`;
+  }
+  return null;
+}

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyBaseLogger, FastifyPluginAsync } from 'fastify';
 import { Problem } from '../platform/errors.js';
 import type { PaymentsService } from './service.js';
 import type { ProviderName } from './tables.js';
@@ -17,10 +17,15 @@ export function webhookRoutes(payments: PaymentsService): FastifyPluginAsync {
     app.removeAllContentTypeParsers();
     app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) => done(null, body));
 
-    const endpoint = (provider: ProviderName) => async (request: { body: unknown; headers: Record<string, string | string[] | undefined> }) => {
+    const endpoint = (provider: ProviderName) => async (request: { body: unknown; headers: Record<string, string | string[] | undefined>; log: FastifyBaseLogger }) => {
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
       const header = request.headers['stripe-signature'];
       const outcome = await payments.receiveWebhook(provider, raw, typeof header === 'string' ? header : undefined);
+      if (!outcome.ok && outcome.malformed) {
+        // Signed by the provider, so worth a look; a 400 stops its retries, and nothing changed.
+        request.log.warn({ provider, problem: outcome.malformed }, 'signed payments webhook that is not an event');
+        throw new Problem('bad_request', `Not an event: ${outcome.malformed}`);
+      }
       if (!outcome.ok) throw new Problem('bad_request', 'The signature does not match this body');
       return { received: true, duplicate: outcome.duplicate };
     };
