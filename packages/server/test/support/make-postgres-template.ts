@@ -5,7 +5,7 @@
 import pg from 'pg';
 import { openDatabase } from '../../src/platform/db/database.js';
 import { migrate } from '../../src/platform/db/migrate.js';
-import { TEMPLATE_SCHEMA, databaseUrl } from './postgres-template.js';
+import { TEMPLATE_SCHEMA, copyPrefix, databaseUrl } from './postgres-template.js';
 
 const [action, name] = process.argv.slice(2);
 const adminUrl = process.env.TEST_DATABASE_URL;
@@ -16,6 +16,9 @@ const admin = new pg.Client({ connectionString: adminUrl });
 await admin.connect();
 try {
   if (action === 'drop') {
+    // With the copies a test file could not drop (a connection still closing): every file has ended.
+    const copies = await admin.query<{ datname: string }>('select datname from pg_database where starts_with(datname, $1)', [copyPrefix(name)]);
+    for (const { datname } of copies.rows) await admin.query(`drop database if exists ${datname} with (force)`);
     await admin.query(`drop database if exists ${name} with (force)`);
   } else {
     await admin.query(`create database ${name}`);

@@ -9,6 +9,9 @@ import pg from 'pg';
 /** The schema the template is migrated in; each copy renames it. */
 export const TEMPLATE_SCHEMA = 'gh_template';
 
+/** The start of the names of a template's copies. */
+export const copyPrefix = (template: string) => `gh_t_${template.replace(/^gh_tpl_/, '')}_`;
+
 /** `adminUrl` pointed at the database `name`. */
 export function databaseUrl(adminUrl: string, name: string): string {
   const url = new URL(adminUrl);
@@ -19,7 +22,8 @@ export function databaseUrl(adminUrl: string, name: string): string {
 /** A new database copied from `template`, its schema renamed; answers where it is and how to drop it. */
 export async function copyTemplate(adminUrl: string, template: string): Promise<{ url: string; schema: string; drop(): Promise<void> }> {
   const id = randomBytes(6).toString('hex');
-  const name = `gh_t_${id}`;
+  // Named after the run's template, so the runner can drop what a test file left behind.
+  const name = `${copyPrefix(template)}${id}`;
   const schema = `t_${id}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -39,11 +43,22 @@ export async function copyTemplate(adminUrl: string, template: string): Promise<
   return {
     url,
     schema,
+    // Without FORCE: a connection the app has not finished closing would be killed under it and
+    // fail the test file with an uncaught error. One still open after a few tries is left to the
+    // runner, which drops the run's copies when every test process has ended.
     async drop() {
       const client = new pg.Client({ connectionString: adminUrl });
       await client.connect();
       try {
-        await client.query(`drop database if exists ${name} with (force)`);
+        for (let attempt = 1; attempt <= 10; attempt++) {
+          try {
+            await client.query(`drop database if exists ${name}`);
+            return;
+          } catch (error) {
+            if ((error as { code?: string }).code !== '55006') throw error; // object_in_use
+            await new Promise((resolve) => setTimeout(resolve, 200));
+          }
+        }
       } finally {
         await client.end();
       }
