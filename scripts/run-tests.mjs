@@ -74,14 +74,20 @@ if (files.length === 0) {
 
 const scratch = mkdtempSync(join(tmpdir(), 'gh-test-run-'));
 let compiled = null;
-if (!viaTsx) {
+/**
+ * Compiles the tests and sources into their mirror. After the build: the mirror links each build
+ * output folder that exists when it is made (packages/console-web/dist, which the console's tests
+ * and the server's web-app route read), and a fresh clone has them only after the build.
+ */
+async function compile() {
+  if (viaTsx) return;
   const started = performance.now();
   compiled = await compileTests(root);
   overhead.push(['compile TypeScript (esbuild)', performance.now() - started]);
 }
 /** How node loads a TypeScript file of the repository: compiled, or through tsx. */
 const loadable = (file) => (compiled ? join(compiled.dir, file.replace(/\.ts$/, '.js')) : file);
-const nodeArgs = [...(compiled ? [] : ['--import', 'tsx']), '--enable-source-maps'];
+const nodeArgs = [...(viaTsx ? ['--import', 'tsx'] : []), '--enable-source-maps'];
 
 /** Runs a support script of the tests to its end; its output is kept until then. */
 function supportScript(what, file, ...scriptArgs) {
@@ -104,10 +110,10 @@ const template = join(scratch, 'template.tar');
 pgTemplate = databases.includes('postgres') ? `gh_tpl_${randomBytes(6).toString('hex')}` : null;
 const started = performance.now();
 const built = prepare ? npmRun('build') : Promise.resolve(null);
-const templates = built.then((build) => (build && build.code !== 0 ? [] : Promise.all([
+const templates = built.then(async (build) => (build && build.code !== 0 ? [] : (await compile(), Promise.all([
   supportScript('PGlite template', 'packages/server/test/support/make-pglite-template.ts', template),
   ...(pgTemplate ? [supportScript('PostgreSQL template', 'packages/server/test/support/make-postgres-template.ts', 'create', pgTemplate)] : []),
-])));
+]))));
 // The type check reads no build output (tsconfig.check.json), so it runs beside the build.
 const [build, check, made] = await Promise.all([built, prepare ? npmRun('check') : null, templates]);
 const steps = [...(build ? [build] : []), ...(check ? [check] : []), ...made];

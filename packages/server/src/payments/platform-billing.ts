@@ -4,7 +4,7 @@ import type { Trx } from '../platform/db/database.js';
 import type { MailOutbox } from '../platform/mail/outbox.js';
 import type { ApiService, PlatformPlanState } from '../apis/service.js';
 import type { AuditService } from '../audit/service.js';
-import * as mails from './platform-mails.js';
+import * as mails from './mails.js';
 import * as q from './queries.js';
 import type { PaymentEvent } from './stripe-events.js';
 import { nextSubscriptionState } from './subscriptions.js';

@@ -8,7 +8,7 @@ import type { PlatformPlan } from '../apis/platform-plans.js';
 import type { AuditService } from '../audit/service.js';
 import { actorOf, type Caller } from '../console/caller.js';
 import { mailEnded, PAYMENTS_ACTOR } from './platform-billing.js';
-import * as mails from './platform-mails.js';
+import * as mails from './mails.js';
 import type { PaymentsProvider } from './provider.js';
 import * as q from './queries.js';
 

@@ -230,6 +230,11 @@ const LEFT_OUT: Record<string, string> = {
   // triggers both and follows their link (the endpoint's deliveries) as the workspace's owner.
   'webhooks.deliveriesExhausted': 'sent after 8 attempts over a day; its link is followed in test/webhooks/delivery.test.ts',
   'webhooks.endpointDisabled': 'sent after 5 days of failure; its link is followed in test/webhooks/delivery.test.ts',
+  // The platform plan's own renewal failing, its grace running out and its end: a month on and
+  // days after, the same clock problem. test/payments/platform-lifecycle.test.ts triggers all three.
+  'payments.platformPastDue': 'sent when the platform plan\'s renewal fails; triggered in test/payments/platform-lifecycle.test.ts',
+  'payments.platformGraceEnding': 'sent two days before the grace of an unpaid platform plan ends; triggered in test/payments/platform-lifecycle.test.ts',
+  'payments.platformCanceled': 'sent when the platform plan ends; triggered in test/payments/platform-lifecycle.test.ts',
 };
 
 // --- Links ---
