@@ -629,7 +629,10 @@ export interface paths {
             };
         };
         put?: never;
-        /** Add a customer by hand (editor) */
+        /**
+         * Add a customer by hand (editor)
+         * @description An address another customer of the API has (not archived; compared case-insensitively) answers 409.
+         */
         post: {
             parameters: {
                 query?: never;
@@ -754,6 +757,15 @@ export interface paths {
                 };
                 /** @description Default Response */
                 404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+                /** @description Default Response */
+                409: {
                     headers: {
                         [name: string]: unknown;
                     };

@@ -244,3 +244,8 @@ export function revokeKeysOf(trx: Trx, apiId: string, customerId: string, at: Da
 export async function revokeInvitesTo(trx: Trx, apiId: string, customerId: string, at: Date) {
   await trx.updateTable('customer_invites').set({ revoked_at: at }).where('api_id', '=', apiId).where('customer_id', '=', customerId).where('accepted_at', 'is', null).where('revoked_at', 'is', null).execute();
 }
+
+/** A customer of the API with this (lowercased) address that is not archived. */
+export function customerWithEmail(db: Executor, apiId: string, email: string) {
+  return db.selectFrom('customers').select('id').where('api_id', '=', apiId).where('email', '=', email).where('archived_at', 'is', null).where('is_test', '=', false).executeTakeFirst();
+}

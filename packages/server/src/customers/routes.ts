@@ -17,7 +17,7 @@ export function customerRoutes(customers: CustomerService, invitations: Customer
     }, async (request) => customers.list(requireCaller(request), request.params.api, { ...request.query, limit: request.query.limit ?? DEFAULT_PAGE_SIZE }));
 
     app.post('/apis/:api/customers', {
-      schema: { tags, summary: 'Add a customer by hand (editor)', params: ApiParams, body: s.NewCustomerInBody, response: withProblems({ 200: s.CustomerDetail }, 402) },
+      schema: { tags, summary: 'Add a customer by hand (editor)', description: 'An address another customer of the API has (not archived; compared case-insensitively) answers 409.', params: ApiParams, body: s.NewCustomerInBody, response: withProblems({ 200: s.CustomerDetail }, 402, 409) },
     }, async (request) => unwrap(await customers.create(requireCaller(request), request.params.api, request.body)));
 
     app.post('/apis/:api/customers/invite', {

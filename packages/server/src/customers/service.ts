@@ -167,8 +167,13 @@ export class CustomerService {
    * Makes a customer: its usage policy, and its welcome credit as a ledger entry. Real customers
    * count against the platform plan's max_customers (the API row is locked while counting).
    */
-  async createInTransaction(trx: Trx, api: ApiRow, input: { name: string; email: string; status: CustomerStatus; isTest: boolean }, actor: Actor): Promise<Result<CustomerRow>> {
+  async createInTransaction(trx: Trx, api: ApiRow, input: { name: string; email: string; status: CustomerStatus; isTest: boolean; uniqueEmail?: boolean }, actor: Actor): Promise<Result<CustomerRow>> {
     await this.apis.lockForUpdate(trx, api.id);
+    // One customer per address among those not archived (issue 23), checked under the API's lock so
+    // two creations at once cannot both pass; addresses are stored lowercased.
+    if (input.uniqueEmail && normalizeEmail(input.email) && (await q.customerWithEmail(trx, api.id, normalizeEmail(input.email)))) {
+      return fail('customer_email_taken', `Another customer of ${api.name} has the address ${normalizeEmail(input.email)}`, [{ location: 'body.email', message: 'another customer of this API has this address', value: input.email }]);
+    }
     if (!input.isTest) {
       const limit = this.apis.platformPlans.get(api.platform_plan).max_customers;
       // 0: no cap (the self-hosted plan).
@@ -226,7 +231,7 @@ export class CustomerService {
     const { api } = await this.apis.access(caller, apiId, 'editor');
     const actor = actorOf(caller);
     const result = await this.db.transaction().execute(async (trx) => {
-      const created = await this.createInTransaction(trx, api, { name: input.name, email: input.email, status: 'active', isTest: false }, actor);
+      const created = await this.createInTransaction(trx, api, { name: input.name, email: input.email, status: 'active', isTest: false, uniqueEmail: true }, actor);
       if (created.ok) {
         await this.audit.record(trx, actor, {
           workspaceId: api.workspace_id,
