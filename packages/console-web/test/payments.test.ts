@@ -65,11 +65,21 @@ test('connecting with the development provider, an onboarding to continue, a pla
   await page.waitForURL(`**/apis/${apiId}/plan`);
   await page.getByRole('heading', { level: 1, name: 'Platform plan of Paying API', exact: true }).waitFor();
 
-  // A platform plan bought through the development provider's checkout page, then one canceled.
+  // A platform plan checkout canceled, then one bought through the development provider's checkout page.
   const planPath = `/apis/${apiId}/plan`;
   const planRequests = await apiRequestsOnOpen(page, planPath);
   console.log(`requests on open, ${planPath}: ${planRequests.length}: ${planRequests.join(', ')}`);
   assert.ok(planRequests.length <= 3);
+  // A checkout canceled first: with a live subscription, another plan is a change of that one
+  // subscription, not a checkout (issue 23), so the canceled checkout comes before any purchase.
+  const canceled = await owner.client.post(`/apis/${apiId}/plan/checkout`, { plan_code: 'growth' });
+  assert.equal(canceled.status, 200, canceled.text);
+  await page.goto(canceled.body.url);
+  await page.getByRole('link', { name: 'Cancel and go back' }).click();
+  await page.waitForURL(`**${planPath}?checkout=canceled`);
+  await page.getByText('The checkout was canceled: nothing was bought and nothing changed.').waitFor();
+  await page.getByTestId('plan-now').getByText('Free').waitFor();
+  await shotAndCheck(f, page, '4-plan-canceled');
   const checkout = await owner.client.post(`/apis/${apiId}/plan/checkout`, { plan_code: 'starter' });
   assert.equal(checkout.status, 200, checkout.text);
   await page.goto(checkout.body.url);
@@ -78,14 +88,7 @@ test('connecting with the development provider, an onboarding to continue, a pla
   await page.getByText('Checkout done: Paying API is on the Starter plan.').waitFor();
   await page.getByTestId('plan-now').getByText('active').waitFor();
   assert.equal((await owner.client.get(`/apis/${apiId}`)).body.plan.code, 'starter');
-  await shotAndCheck(f, page, '4-plan-done');
-  const second = await owner.client.post(`/apis/${apiId}/plan/checkout`, { plan_code: 'growth' });
-  await page.goto(second.body.url);
-  await page.getByRole('link', { name: 'Cancel and go back' }).click();
-  await page.waitForURL(`**${planPath}?checkout=canceled`);
-  await page.getByText('The checkout was canceled: nothing was bought and nothing changed.').waitFor();
-  await page.getByTestId('plan-now').getByText('Starter').waitFor();
-  await shotAndCheck(f, page, '5-plan-canceled');
+  await shotAndCheck(f, page, '5-plan-done');
   assert.deepEqual(cp.problems, []);
   await cp.context.close();
 });
