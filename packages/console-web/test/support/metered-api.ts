@@ -76,17 +76,15 @@ export const DAY_MS = 86_400_000;
 
 /** The cells' text of each body row of a table, top to bottom. */
 export async function rowsOf(table: Locator): Promise<string[][]> {
-  const rows = table.locator('tbody tr');
-  const out: string[][] = [];
-  for (let i = 0; i < (await rows.count()); i++) out.push(await rows.nth(i).locator('td').allTextContents());
-  return out;
+  // Read in one step in the page: counting rows and then reading each one races a list that
+  // re-renders in between (a row counted, then gone, would be waited for until the timeout).
+  return table.locator('tbody tr').evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent ?? '')));
 }
 
 /** An attribute of each element a locator finds, in order. */
 export async function attributesOf(locator: Locator, name: string): Promise<(string | null)[]> {
-  const out: (string | null)[] = [];
-  for (let i = 0; i < (await locator.count()); i++) out.push(await locator.nth(i).getAttribute(name));
-  return out;
+  // In one step in the page, for the same reason as rowsOf.
+  return locator.evaluateAll((elements, attribute) => elements.map((element) => element.getAttribute(attribute)), name);
 }
 
 /** Confirms the open native dialog with its button named `name`. */
