@@ -28,6 +28,7 @@ import { httpServerFactory } from './platform/http/server-factory.js';
 import { decodeCookieValue } from './platform/http/cookies.js';
 import { installJsonParser } from './platform/http/json-body.js';
 import { installProblemHandler, sendProblem } from './platform/http/problem-handler.js';
+import { serializersOnFirstUse } from './platform/http/serialization.js';
 import { validatorCompiler, validatorCompilerOnFirstUse } from './platform/http/validation.js';
 import { MailOutbox } from './platform/mail/outbox.js';
 import { devOutboxTransport, smtpTransport, type MailTransport } from './platform/mail/transport.js';
@@ -131,8 +132,12 @@ export interface AppDeps {
    */
   outboundTestCa?: string;
   logger?: boolean;
-  /** Tests: each route's validators compiled on its first request, not at start (they start hundreds of apps). */
-  compileValidatorsOnFirstUse?: boolean;
+  /**
+   * Compile every route's validators and response serializers at start, as Fastify does by
+   * default, instead of at each one's first use (the default: a start in seconds, and tests start
+   * hundreds of apps). A test sets it to prove every schema compiles.
+   */
+  compileSchemasAtStart?: boolean;
 }
 
 /** The composition root: one typed services object, built once and handed to the routes. */
@@ -261,8 +266,9 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       if (isTenantFace(face)) return tooLong ? answerUnknownPath(request, reply) : answerMalformedUrl(request, reply);
       return sendProblem(reply, request, tooLong ? new Problem('not_found', 'Nothing here has a path parameter over 100 characters') : new Problem('bad_request', error.message));
     },
+    ...(deps.compileSchemasAtStart ? {} : { schemaController: { compilersFactory: { buildSerializer: serializersOnFirstUse } } }),
   }).withTypeProvider<TypeBoxTypeProvider>();
-  app.setValidatorCompiler(deps.compileValidatorsOnFirstUse ? validatorCompilerOnFirstUse : validatorCompiler);
+  app.setValidatorCompiler(deps.compileSchemasAtStart ? validatorCompiler : validatorCompilerOnFirstUse);
   installJsonParser(app, BODY_LIMIT);
   // Console bodies are JSON only: a cross-site HTML form cannot send JSON, which closes that door.
   app.removeContentTypeParser('text/plain');
