@@ -12,6 +12,7 @@ import { AuthService } from './accounts/service.js';
 import { auditRoutes } from './audit/routes.js';
 import { AuditService } from './audit/service.js';
 import { registerCallerHook } from './console/caller-hook.js';
+import { registerNoBodyHook } from './console/no-body-hook.js';
 import { InvitationLimits } from './workspaces/invitation-limits.js';
 import { publicRoute } from './console/http.js';
 import { ErrorDetail, ErrorModel } from './console/common-schemas.js';
@@ -341,6 +342,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
     });
     await consoleApp.register(async (api) => {
       registerCallerHook(api, { accounts: services.accounts, workspaces: services.workspaces, consoleOrigin: config.baseUrl });
+      registerNoBodyHook(api);
       await api.register(authRoutes(services.auth, secureCookies));
       await api.register(workspaceRoutes(services.workspaces, secureCookies));
       await api.register(auditRoutes(services.audit, services.workspaces));

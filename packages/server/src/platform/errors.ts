@@ -2,6 +2,7 @@
 export const errorCatalog = {
   bad_request: { status: 400, title: 'Bad request' },
   malformed_json: { status: 400, title: 'The body is not valid JSON' },
+  unexpected_body: { status: 400, title: 'This operation takes no request body' },
   not_signed_in: { status: 401, title: 'Sign-in required' },
   invalid_credentials: { status: 401, title: 'Wrong e-mail or password' },
   invalid_code: { status: 401, title: 'Wrong or expired code' },
