@@ -189,7 +189,7 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   const receipts = new PaymentReceipts(db, clock, outbox, apis, customers, provider, onError);
   const autoRecharge = new AutoRecharge(db, clock, outbox, audit, apis, customers, (input) => payments.chargeAutoRecharge(input), onError);
   const paymentEvents = new PaymentEvents(db, clock, apis, customers, ledger, plans, audit, receipts, autoRecharge, outbox);
-  const payments: PaymentsService = new PaymentsService(db, clock, audit, apis, customers, plans, provider, paymentEvents, receipts, autoRecharge, new LowBalanceAlerts(db, outbox, apis, customers), config.baseUrl, onError, outbox);
+  const payments: PaymentsService = new PaymentsService(db, clock, audit, apis, customers, plans, provider, paymentEvents, receipts, autoRecharge, new LowBalanceAlerts(db, outbox, apis, customers), config.baseUrl, onError, outbox, rateLimits);
   // The development provider sends its events through the webhook path, as a request to it would.
   devProvider?.deliverTo((raw, signature) => payments.receiveWebhook('dev', raw, signature));
   const customerSubscriptions = new CustomerSubscriptions(db, audit, apis, customers, payments, receipts);

@@ -31,6 +31,8 @@ export const errorCatalog = {
   balance_out_of_range: { status: 409, title: 'The balance would pass the bound of every amount' },
   domain_taken: { status: 409, title: 'Another API serves this domain' },
   domain_not_set: { status: 409, title: 'No custom domain is set' },
+  workspace_limit: { status: 409, title: 'You own as many workspaces as an account may' },
+  customer_key_limit: { status: 409, title: 'The customer has as many working keys as it may make here' },
   webhook_limit: { status: 409, title: 'The API has as many webhook endpoints as it may' },
   plan_limit: { status: 402, title: 'Your platform plan allows no more of these' },
   payments_not_configured: { status: 409, title: 'Payments are not set up on this service' },
