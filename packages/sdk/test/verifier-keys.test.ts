@@ -1,11 +1,13 @@
 // Issue 15 item 6: the verifier against a real Gatehouse, every caller-side rule of spec 4.4 on
 // both sides of its bound, with the verifier's clock moved (the server's stays where it is).
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { keyChecksum } from '@gatehouse/protocol';
 import { createKey, keyHolder } from '../../server/test/support/end-user-keys.js';
 import type { IssuerFixture } from '../../server/test/support/issuer.js';
 import { createVerifier, type VerifierResult } from '../src/index.js';
+import { cachedKeyHashes } from '../src/verify/verifier.js';
 import { unknownKey } from './support/gatehouse.js';
 import { bearer, startKeysIssuer, verifierFor } from './support/verifier.js';
 
@@ -126,6 +128,47 @@ test('errors are never cached: credentials refused give 503, and the service is 
   clock.advance(1);
   assertRefused(await verifier.check({ authorization: bearer(secret) }), 503);
   assert.equal(wire.introspections, 2, 'the 401 was not cached: asked again');
+});
+
+test('errors are never cached beyond a 401 (issue 26): an issuer answering 500, then a network failure, each give 503, and once the back-off is over the key is asked again and admitted', async () => {
+  const holder = await keyHolder(f);
+  const first = await createKey(holder.api, f);
+  const second = await createKey(holder.api, f, { name: 'second' });
+  const { verifier, wire, clock, errors } = await verifierFor(f);
+
+  wire.failWith = 500;
+  assertRefused(await verifier.check({ authorization: bearer(first.secret) }), 503);
+  assert.match(errors.at(-1)!.message, /500/);
+  assert.equal(verifier.metrics().cachedKeys, 0, 'the 500 left nothing in the cache');
+  wire.failWith = null;
+  clock.advance(5 * S);
+  const afterServerError = await verifier.check({ authorization: bearer(first.secret) });
+  assert.ok(afterServerError.ok, 'asked again, and the key is active');
+  assert.equal(wire.introspections, 2);
+
+  wire.down = true;
+  clock.advance(5 * S);
+  assertRefused(await verifier.check({ authorization: bearer(second.secret) }), 503);
+  assert.equal(wire.refused, 1);
+  assert.equal(verifier.metrics().cachedKeys, 1, 'only the first key\'s good answer is kept');
+  wire.down = false;
+  clock.advance(5 * S);
+  assert.ok((await verifier.check({ authorization: bearer(second.secret) })).ok, 'the network failure was not cached: asked again and admitted');
+  assert.equal(wire.introspections, 3);
+  await verifier.close();
+});
+
+test('the answer cache is keyed by the SHA-256 of the key, never by the key itself (issue 26)', async () => {
+  const holder = await keyHolder(f);
+  const { secret } = await createKey(holder.api, f);
+  const { verifier, wire } = await verifierFor(f);
+  assert.ok((await verifier.check({ authorization: bearer(secret) })).ok);
+  const keys = cachedKeyHashes(verifier);
+  assert.deepEqual(keys, [createHash('sha256').update(secret, 'utf8').digest('hex')]);
+  assert.ok(keys.every((cached) => !cached.includes(secret) && !secret.includes(cached)), 'the key itself is nowhere in the cache\'s keys');
+  assert.ok((await verifier.check({ authorization: bearer(secret) })).ok);
+  assert.equal(wire.introspections, 1, 'the second check found the answer under that hash');
+  await verifier.close();
 });
 
 test('outage: a key that was active keeps working 10 minutes past its cached answer, then 503 Retry-After: 5; an unseen key gets 503 at once', async () => {

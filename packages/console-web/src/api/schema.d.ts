@@ -4934,6 +4934,8 @@ export interface paths {
                             /** @description lifetime of access tokens (at most 600 for apps people connect) */
                             access_token_ttl_s: number;
                             connected_apps: "on" | "off";
+                            /** @description discovery stops advertising client_id_metadata_document_supported, so MCP clients register instead; metadata documents are still accepted (default false) */
+                            metadata_documents_unadvertised: boolean;
                             refresh_token_ttl_s: number;
                             /** @description end-user keys may carry sensitive permissions */
                             sensitive_permissions_allowed: boolean;
@@ -5013,6 +5015,8 @@ export interface paths {
                         /** @description lifetime of access tokens (at most 600 for apps people connect) */
                         access_token_ttl_s?: number;
                         connected_apps?: "on" | "off";
+                        /** @description discovery stops advertising client_id_metadata_document_supported, so MCP clients register instead; metadata documents are still accepted (default false) */
+                        metadata_documents_unadvertised?: boolean;
                         refresh_token_ttl_s?: number;
                         /** @description end-user keys may carry sensitive permissions */
                         sensitive_permissions_allowed?: boolean;
@@ -5033,6 +5037,8 @@ export interface paths {
                             /** @description lifetime of access tokens (at most 600 for apps people connect) */
                             access_token_ttl_s: number;
                             connected_apps: "on" | "off";
+                            /** @description discovery stops advertising client_id_metadata_document_supported, so MCP clients register instead; metadata documents are still accepted (default false) */
+                            metadata_documents_unadvertised: boolean;
                             refresh_token_ttl_s: number;
                             /** @description end-user keys may carry sensitive permissions */
                             sensitive_permissions_allowed: boolean;

@@ -137,7 +137,16 @@ export interface VerifierMetrics {
  * Verifies the credentials people send to an API: access tokens locally (spec 4.3), end-user API
  * keys by introspection with spec 4.4's caller-side rules. Build one with {@link createVerifier}.
  */
+// For the SDK's own tests (not exported from the package): what the answer cache is keyed by.
+let cacheKeysOf: (verifier: Verifier) => string[];
+
+/** The keys of a verifier's answer cache, for tests: SHA-256 hex of each key, never a key. */
+export const cachedKeyHashes = (verifier: Verifier): string[] => cacheKeysOf(verifier);
+
 export class Verifier {
+  static {
+    cacheKeysOf = (verifier) => [...verifier.#cache.keys()];
+  }
   readonly issuer: string;
   readonly resource: string;
   readonly meter: Meter | null;

@@ -30,6 +30,8 @@ export interface Line {
   /** Calls attempted while down. */
   refused: number;
   down: boolean;
+  /** An HTTP status the issuer's introspection answers with instead of its own answer (a failing issuer). */
+  failWith: number | null;
 }
 
 /** The verifier's way to the issuer. */
@@ -39,6 +41,7 @@ export async function line(): Promise<Line> {
     introspections: 0,
     refused: 0,
     down: false,
+    failWith: null,
     fetch: (async (input: string | URL | Request, init?: RequestInit) => {
       const url = new URL(String(input));
       if (state.down) {
@@ -47,6 +50,9 @@ export async function line(): Promise<Line> {
         return fetch(`http://127.0.0.1:${dead}${url.pathname}`, init);
       }
       if (url.pathname === '/oauth/introspect') state.introspections++;
+      if (url.pathname === '/oauth/introspect' && state.failWith !== null) {
+        return new Response(JSON.stringify({ error: 'server_error' }), { status: state.failWith, headers: { 'content-type': 'application/json' } });
+      }
       return tenantFetch(url, init);
     }) as typeof fetch,
   };

@@ -534,11 +534,6 @@ export class ApiService {
     await q.lockApiAmongWriters(trx, apiId);
   }
 
-  /** @deprecated the old name of {@link lockAmongWriters}, still called in payments/ and customers/service.ts; it takes the same lock. */
-  lockForUpdate(trx: Trx, apiId: string): Promise<void> {
-    return this.lockAmongWriters(trx, apiId);
-  }
-
   async markFirstUsage(trx: Trx, apiId: string, at: Date) {
     await trx.updateTable('apis').set({ first_usage_at: at }).where('id', '=', apiId).where('first_usage_at', 'is', null).execute();
   }

@@ -168,7 +168,7 @@ export class CustomerService {
    * count against the platform plan's max_customers (the API row is locked while counting).
    */
   async createInTransaction(trx: Trx, api: ApiRow, input: { name: string; email: string; status: CustomerStatus; isTest: boolean; uniqueEmail?: boolean }, actor: Actor): Promise<Result<CustomerRow>> {
-    await this.apis.lockForUpdate(trx, api.id);
+    await this.apis.lockAmongWriters(trx, api.id);
     // One customer per address among those not archived (issue 23), checked under the API's lock so
     // two creations at once cannot both pass; addresses are stored lowercased.
     if (input.uniqueEmail && normalizeEmail(input.email) && (await q.customerWithEmail(trx, api.id, normalizeEmail(input.email)))) {
@@ -489,7 +489,7 @@ export class CustomerService {
     return this.db.transaction().execute(async (trx) => {
       // Locked before looking: two first calls at once both found no test customer, and the
       // second insert hit the one-test-customer index (500); a top-up could also be posted twice.
-      await this.apis.lockForUpdate(trx, apiId);
+      await this.apis.lockAmongWriters(trx, apiId);
       let customer = await q.findTestCustomer(trx, apiId);
       if (!customer) {
         const created = await this.createInTransaction(trx, api, { name: 'Test customer', email: `test@${api.slug}.invalid`, status: 'active', isTest: true }, actor);

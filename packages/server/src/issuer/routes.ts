@@ -96,8 +96,8 @@ export function issuerRoutes(services: Services, secureCookies: boolean, alongsi
     const clients = services.clients;
     await app.register(discoveryRoutes({ db, keys, clients }));
     await app.register(authorizeRoutes({ db, clock, authorization: services.authorization, clients }));
-    await app.register(parRoutes({ db, clock, clients }));
-    await app.register(tokenRoutes({ db, clock, tokens: services.tokens, clients }));
+    await app.register(parRoutes({ db, clock, clients, buckets: services.tokenBuckets }));
+    await app.register(tokenRoutes({ db, clock, tokens: services.tokens, clients, buckets: services.tokenBuckets }));
     await app.register(registrationRoutes(services.registration));
     await app.register(userinfoRoutes({ db, reads: services.issuerReads, clock, keys }));
     await app.register(introspectRoutes({ db, reads: services.issuerReads, clock, keys, buckets: services.tokenBuckets, endUserKeys: services.keyIntrospector }));

@@ -57,7 +57,7 @@ export interface PlatformOutcome {
 
 export async function applyPlatformSubscription(trx: Trx, deps: PlatformDeps, event: PlatformEvent, at: Date, graceMs: number): Promise<PlatformOutcome> {
   if (!deps.apis.platformPlans.list.some((p) => p.code === event.planCode)) return { outcome: `ignored: no platform plan ${event.planCode}` };
-  await deps.apis.lockForUpdate(trx, event.apiId);
+  await deps.apis.lockAmongWriters(trx, event.apiId);
   const api = await deps.apis.findById(trx, event.apiId);
   if (!api) return { outcome: 'ignored: no such API' };
   const now = deps.clock.now();

@@ -114,7 +114,7 @@ export class PlatformPlanService {
     const unpaid: string[] = [];
     for (const api of ended) {
       await this.db.transaction().execute(async (trx) => {
-        await this.apis.lockForUpdate(trx, api.id);
+        await this.apis.lockAmongWriters(trx, api.id);
         // An event may have renewed the plan since the list was read.
         const now = await this.apis.findById(trx, api.id);
         if (!now || now.plan_status !== api.plan_status || now.platform_plan !== api.platform_plan || now.plan_grace_until?.getTime() !== api.plan_grace_until?.getTime() || now.plan_period_end?.getTime() !== api.plan_period_end?.getTime()) return;

@@ -295,6 +295,67 @@ test('discovery: registration_endpoint and client_id_metadata_document_supported
   }
 });
 
+test('MCP 2026-07-28: metadata_documents_unadvertised takes client_id_metadata_document_supported out of discovery, keeps registration, and documents still sign in; off again, advertised again', async () => {
+  const known = servedDocument('advertised-before');
+  const person = await signedInPerson(f);
+  const first = await exchangePublic(f, known, await connectedCode(f, person.cookie, person.person.id, known));
+  assert.equal(first.status, 200, first.text);
+  const changed = await f.owner.client.patch(`/apis/${f.apiId}/signin`, { metadata_documents_unadvertised: true });
+  assert.equal(changed.status, 200, changed.text);
+  assert.equal(changed.body.metadata_documents_unadvertised, true);
+  try {
+    const doc = await discovery(f);
+    assert.equal('client_id_metadata_document_supported' in doc, false);
+    assert.equal(doc.registration_endpoint, `${f.issuer}/oauth/register`, 'registration is still offered: clients fall back to it');
+    // A document already in use keeps working, and one sent anyway is still accepted.
+    const again = await exchangePublic(f, known, await connectedCode(f, person.cookie, person.person.id, known));
+    assert.equal(again.status, 200, again.text);
+    const unseen = servedDocument('unadvertised-new');
+    const fresh = await exchangePublic(f, unseen, await connectedCode(f, person.cookie, person.person.id, unseen));
+    assert.equal(fresh.status, 200, fresh.text);
+    assert.equal((await registerApp(f)).client_id.startsWith('app_'), true);
+  } finally {
+    await patchSettings(f, { metadata_documents_unadvertised: false });
+  }
+  assert.equal((await discovery(f)).client_id_metadata_document_supported, true);
+});
+
+test('MCP 2026-07-28: a refresh token of a public client (registered or metadata document) changes on every use, and the one used before is refused', async () => {
+  const person = await signedInPerson(f);
+  const registered = await registerApp(f, { grant_types: ['authorization_code', 'refresh_token'] });
+  const document = servedDocument('rotating', { grant_types: ['authorization_code', 'refresh_token'] });
+  for (const clientId of [registered.client_id, document]) {
+    const got = await connectedCode(f, person.cookie, person.person.id, clientId, { scope: 'openid offline_access read:weather' });
+    const tokens = await exchangePublic(f, clientId, got);
+    assert.equal(tokens.status, 200, tokens.text);
+    const seen = [tokens.body.refresh_token as string];
+    for (let use = 0; use < 3; use++) {
+      const next = await publicTokenRequest(f, clientId, { grant_type: 'refresh_token', refresh_token: seen.at(-1)!, resource: f.server.resource });
+      assert.equal(next.status, 200, `${clientId} use ${use}: ${next.text}`);
+      assert.match(next.body.refresh_token, /^ghr_/);
+      assert.ok(!seen.includes(next.body.refresh_token), 'a new refresh token every time');
+      seen.push(next.body.refresh_token);
+    }
+    const reused = await publicTokenRequest(f, clientId, { grant_type: 'refresh_token', refresh_token: seen[1]!, resource: f.server.resource });
+    assert.equal(reused.status, 400, reused.text);
+    assert.equal(reused.body.error, 'invalid_grant', 'a used refresh token is refused');
+    // Reuse ends the chain (OAuth 2.1 4.3.1): the newest one is refused too.
+    const newest = await publicTokenRequest(f, clientId, { grant_type: 'refresh_token', refresh_token: seen.at(-1)!, resource: f.server.resource });
+    assert.equal(newest.body.error, 'invalid_grant');
+  }
+});
+
+test('registration echoes client_id_issued_at, response_types and token_endpoint_auth_method even when the request names neither of the last two', async () => {
+  const answer = await register(f, { client_name: 'Terse', redirect_uris: ['http://127.0.0.1/cb'] });
+  assert.equal(answer.status, 201, answer.text);
+  assert.equal(Number.isInteger(answer.body.client_id_issued_at), true);
+  const now = Math.floor(f.t.clock.now().getTime() / 1000);
+  assert.ok(Math.abs(answer.body.client_id_issued_at - now) <= 5, 'seconds since the epoch, now');
+  assert.deepEqual(answer.body.response_types, ['code']);
+  assert.equal(answer.body.token_endpoint_auth_method, 'none');
+  assert.deepEqual(answer.body.grant_types, ['authorization_code']);
+});
+
 test('the registration endpoint exists only on tenant hosts, and an unknown host answers 404', async () => {
   const unknown = await tenantFetch(`http://no-such-api.localhost:${f.t.port}/oauth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
   assert.equal(unknown.status, 404);

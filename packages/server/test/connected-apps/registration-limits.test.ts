@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { HOUR, MINUTE } from '../../src/platform/clock.js';
-import { assertRegistrationError, connectedCode, exchangePublic, probeClient, publicTokenRequest, register, registerApp, startConnected } from '../support/connected-apps.js';
+import { assertRegistrationError, connectedCode, exchangePublic, freshPath, metadataDocument, probeClient, publicTokenRequest, register, registerApp, startConnected, startDocumentServer } from '../support/connected-apps.js';
 import { holdClock, inBatches, patchSettings } from '../support/issuer-flows.js';
 import { signedInPerson, type IssuerFixture } from '../support/issuer.js';
 import { createPerson } from '../support/signin.js';
@@ -115,6 +115,63 @@ test('1000 registered apps per service: the 1000th is made, the 1001st replaces 
     const owned = await fresh.owner.client.post(`/apis/${fresh.apiId}/signin/apps`, { name: 'Still room', kind: 'spa', redirect_uris: ['https://owner.example/cb'] });
     assert.equal(owned.status, 200, owned.text);
   } finally {
+    await fresh.t.close();
+  }
+});
+
+test('metadata-document apps count among the 1000 (issue 26): a new one takes a place, replacing an app nobody connected, and is refused when none can go; registration counts them too', async () => {
+  const fresh = await startConnected('Documents Cap API');
+  const docs = await startDocumentServer();
+  try {
+    const db = fresh.t.services.db;
+    const now = fresh.t.clock.now();
+    const person = await createPerson(fresh.t, fresh.apiId);
+    const old = (days: number) => new Date(now.getTime() - days * 24 * HOUR);
+    const row = (id: string, created: Date) => ({
+      id, api_id: fresh.apiId, name: id, kind: 'native' as const, origin: 'registered' as const, redirect_uris: ['http://127.0.0.1/cb'], refresh_tokens: false, own_app: false,
+      secret_hash: null, previous_secret_hash: null, previous_secret_valid_until: null, blocked: false, last_used_at: null, created_at: created, updated_at: created,
+    });
+    const fillers = Array.from({ length: 998 }, (_, i) => `app_doc_filler_${i}`);
+    await db.insertInto('oauth_apps').values([row('app_doc_replaceable', old(10)), ...fillers.map((id) => row(id, old(5)))]).execute();
+    const connect = (ids: string[]) => db.insertInto('consents').values(ids.map((id) => ({ api_id: fresh.apiId, person_id: person.id, client_id: id, resource: '', scopes: ['openid'], updated_at: now }))).execute();
+    await connect(fillers);
+    const connected = async () => (await db.selectFrom('oauth_apps').select('id').where('api_id', '=', fresh.apiId).where('origin', 'in', ['registered', 'metadata']).execute()).map((r) => r.id);
+    const document = (name: string) => {
+      const path = freshPath(name);
+      const url = docs.url(path);
+      docs.serve(path, { body: metadataDocument(url) });
+      return url;
+    };
+
+    const a = document('doc-a');
+    assert.ok((await probeClient(fresh, a)).found, 'the 1000th app is a document app');
+    assert.equal((await connected()).length, 1000);
+    assert.ok((await connected()).includes('app_doc_replaceable'), 'nothing replaced to make the 1000th');
+    const b = document('doc-b');
+    assert.ok((await probeClient(fresh, b)).found);
+    const afterB = await connected();
+    assert.equal(afterB.length, 1000);
+    assert.ok(!afterB.includes('app_doc_replaceable') && afterB.includes(a) && afterB.includes(b), 'the app unused longest that nobody connected made room');
+
+    // Now every app is connected: a new document is refused, at authorize and at the token endpoint.
+    await connect([a, b]);
+    const c = document('doc-c');
+    const probe = await probeClient(fresh, c);
+    assert.equal(probe.status, 400);
+    assert.equal(probe.location, null, 'an error page, never a redirect');
+    assert.match(probe.html, /1000 apps people connect/);
+    const token = await publicTokenRequest(fresh, c, { grant_type: 'authorization_code', code: 'x', code_verifier: 'y'.repeat(43), redirect_uri: 'http://127.0.0.1/callback' });
+    assert.equal(token.status, 401, token.text);
+    assert.equal(token.body.error, 'invalid_client');
+    assert.equal((await connected()).length, 1000);
+    assert.ok(!(await connected()).includes(c));
+    assertRegistrationError(await register(fresh, app('No room for me')), 403, 'access_denied', 'document apps fill the service for registration too');
+    // A document app already there is still served (its row is brought up to date, not counted again).
+    fresh.t.clock.advance(2 * HOUR);
+    assert.ok((await probeClient(fresh, a)).found, 'a known document app after its cache lifetime');
+    assert.equal((await connected()).length, 1000);
+  } finally {
+    await docs.close();
     await fresh.t.close();
   }
 });

@@ -81,6 +81,26 @@ test('discovery at the custom domain names https://<domain> and every endpoint u
   assert.equal((await send(`https://${DOMAIN.toUpperCase()}/.well-known/openid-configuration`)).status, 200, 'host names are case-insensitive');
 });
 
+test('MCP 2026-07-28 (clients refuse metadata whose issuer is not the one they used): at both well-known paths, the issuer is exactly the host asked, on the slug host and the custom domain, and every endpoint is under it', async () => {
+  const patched = await f.owner.client.patch(`/apis/${f.apiId}/signin`, { connected_apps: 'on' });
+  assert.equal(patched.status, 200, patched.text);
+  try {
+    for (const origin of [f.issuer, CUSTOM]) {
+      for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) {
+        const response = await send(origin + path);
+        assert.equal(response.status, 200, origin + path);
+        const document = (await response.json()) as Record<string, unknown>;
+        assert.equal(document.issuer, origin, `${origin}${path}: the issuer is the origin asked, no trailing slash`);
+        const endpoints = Object.entries(document).filter(([name]) => name.endsWith('_endpoint') || name === 'jwks_uri');
+        assert.ok(endpoints.some(([name]) => name === 'registration_endpoint'), 'apps people connect are on');
+        for (const [name, value] of endpoints) assert.ok(String(value).startsWith(`${origin}/`), `${origin}${path} ${name}: ${value}`);
+      }
+    }
+  } finally {
+    await f.owner.client.patch(`/apis/${f.apiId}/signin`, { connected_apps: 'off' });
+  }
+});
+
 test('openid-client at the custom domain: discovery, PAR with PKCE, the code exchange with ID token checks, userinfo, refresh, introspection', async () => {
   const config = await configAt(CUSTOM);
   assert.equal(config.serverMetadata().issuer, CUSTOM);

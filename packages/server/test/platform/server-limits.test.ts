@@ -109,6 +109,43 @@ describe('connections per client address (3 in this app)', () => {
   });
 });
 
+describe('a refused connection answers in the shape of the face it asked (issue 26)', () => {
+  let t: TestApp;
+  before(async () => (t = await startTestApp({ MAX_CONNECTIONS_PER_ADDRESS: '2' })));
+  after(() => t.close());
+
+  const withHost = (host: string) => `GET /.well-known/openid-configuration HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`;
+  async function refusedAnswer(raw: string): Promise<{ head: string; body: string }> {
+    const refused = await open(t.port);
+    refused.socket.write(raw);
+    await refused.closed;
+    const [head = '', body = ''] = refused.received().split('\r\n\r\n');
+    return { head, body };
+  }
+
+  test('on an API\'s hosts (slug or custom domain): OAuth\'s {error, error_description}; on the console: problem+json; both 429 with Retry-After', async (context) => {
+    const held = await Promise.all([open(t.port), open(t.port)]);
+    context.after(() => held.forEach((connection) => connection.socket.destroy()));
+    for (const host of [`acme.localhost:${t.port}`, 'signin.acme-example.com']) {
+      const answer = await refusedAnswer(withHost(host));
+      assert.match(answer.head, /^HTTP\/1\.1 429 /, host);
+      assert.match(answer.head, /\r\ncontent-type: application\/json\r\n/i, host);
+      assert.match(answer.head, /\r\nretry-after: 1\r\n/i, host);
+      const body = JSON.parse(answer.body);
+      assert.deepEqual(Object.keys(body).sort(), ['error', 'error_description'], host);
+      assert.equal(body.error, 'temporarily_unavailable');
+    }
+    const consoleAnswer = await refusedAnswer(withHost(`127.0.0.1:${t.port}`).replace('/.well-known/openid-configuration', '/api/auth/me'));
+    assert.match(consoleAnswer.head, /^HTTP\/1\.1 429 /);
+    assert.match(consoleAnswer.head, /\r\ncontent-type: application\/problem\+json\r\n/i);
+    assert.equal(JSON.parse(consoleAnswer.body).status, 429);
+    // A refused connection that never sends its request is cut all the same, with the console's answer.
+    const silent = await open(t.port);
+    await silent.closed;
+    assert.match(silent.received(), /^HTTP\/1\.1 429 [^]*application\/problem\+json/);
+  });
+});
+
 describe('behind a trusted proxy', () => {
   let t: TestApp;
   before(async () => (t = await startTestApp({ MAX_CONNECTIONS_PER_ADDRESS: '3', TRUST_PROXY: 'true' })));

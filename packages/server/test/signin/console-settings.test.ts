@@ -22,7 +22,7 @@ before(async () => {
 });
 after(() => t.close());
 
-const SETTINGS_OUT = ['access_token_ttl_s', 'connected_apps', 'refresh_token_ttl_s', 'sensitive_permissions_allowed', 'session_ttl_s', 'signups', 'updated_at'];
+const SETTINGS_OUT = ['access_token_ttl_s', 'connected_apps', 'metadata_documents_unadvertised', 'refresh_token_ttl_s', 'sensitive_permissions_allowed', 'session_ttl_s', 'signups', 'updated_at'];
 const path = (on = api) => `/apis/${on.apiId}/signin`;
 const read = async (on = api) => expectStatus(await viewer.client.get(path(on)), 200);
 
@@ -32,7 +32,7 @@ test('a new API has the default sign-in settings', async () => {
   assert.deepEqual(Object.keys(settings).sort(), SETTINGS_OUT);
   assert.deepEqual(
     { ...settings, updated_at: undefined },
-    { access_token_ttl_s: 3600, refresh_token_ttl_s: 2_592_000, session_ttl_s: 1_209_600, signups: 'open', connected_apps: 'off', sensitive_permissions_allowed: false, updated_at: undefined },
+    { access_token_ttl_s: 3600, refresh_token_ttl_s: 2_592_000, session_ttl_s: 1_209_600, signups: 'open', connected_apps: 'off', metadata_documents_unadvertised: false, sensitive_permissions_allowed: false, updated_at: undefined },
   );
 });
 
@@ -43,6 +43,7 @@ const bounds: { field: string; accepted: unknown[]; refused: unknown[] }[] = [
   { field: 'signups', accepted: ['closed', 'open'], refused: ['invite', '', null] },
   { field: 'connected_apps', accepted: ['on', 'off'], refused: ['yes', true] },
   { field: 'sensitive_permissions_allowed', accepted: [true, false], refused: ['true', 1, null] },
+  { field: 'metadata_documents_unadvertised', accepted: [true, false], refused: ['true', 1, null] },
 ];
 
 for (const { field, accepted, refused } of bounds) {

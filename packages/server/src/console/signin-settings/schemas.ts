@@ -19,6 +19,9 @@ const settingsFields = {
   session_ttl_s: Type.Integer({ minimum: 300, maximum: 31536000, description: 'how long a sign-in lasts on the sign-in pages' }),
   signups: Literals('open', 'closed'),
   connected_apps: Literals('on', 'off'),
+  metadata_documents_unadvertised: Type.Boolean({
+    description: 'discovery stops advertising client_id_metadata_document_supported, so MCP clients register instead; metadata documents are still accepted (default false)',
+  }),
   sensitive_permissions_allowed: Type.Boolean({ description: 'end-user keys may carry sensitive permissions' }),
 };
 export const SigninSettingsOut = Type.Object({ ...settingsFields, updated_at: Timestamp });
@@ -28,6 +31,7 @@ export const SigninSettingsInBody = Body({
   session_ttl_s: Type.Optional(settingsFields.session_ttl_s),
   signups: Type.Optional(settingsFields.signups),
   connected_apps: Type.Optional(settingsFields.connected_apps),
+  metadata_documents_unadvertised: Type.Optional(settingsFields.metadata_documents_unadvertised),
   sensitive_permissions_allowed: Type.Optional(settingsFields.sensitive_permissions_allowed),
 });
 

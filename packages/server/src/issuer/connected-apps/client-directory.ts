@@ -2,6 +2,7 @@
 // the portal, registered apps) or the https URL of a client ID metadata document, whose copy is
 // kept on the app's row for as long as the document's cache headers allow.
 import type { PlatformPlans } from '../../apis/platform-plans.js';
+import type { ApiService } from '../../apis/service.js';
 import type { Clock } from '../../platform/clock.js';
 import { addMs, HOUR } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
@@ -10,7 +11,7 @@ import type { TokenBuckets } from '../../platform/token-bucket.js';
 import type { AppRow } from '../protocol/client-auth.js';
 import type { AppOrigin } from '../registry/tables.js';
 import type { Tenant } from '../tenant.js';
-import { METADATA_FETCHES } from './limits.js';
+import { MAX_CONNECTED_APPS, METADATA_FETCHES } from './limits.js';
 import type { MetadataDocuments } from './metadata-documents.js';
 import { isMetadataUrl, metadataUrlProblem } from './metadata-rules.js';
 import * as q from './queries.js';
@@ -36,6 +37,7 @@ export class ClientDirectory {
     private readonly plans: PlatformPlans,
     private readonly buckets: TokenBuckets,
     private readonly reads: CachedReads,
+    private readonly apis: ApiService,
   ) {}
 
   // When this node last recorded a use of an app: the cached row keeps the last_used_at it was
@@ -68,12 +70,12 @@ export class ClientDirectory {
     if (!fetched.ok) return { found: false, reason: `The app's client metadata document could not be used: ${fetched.reason}.` };
     const fetchedAt = this.clock.now();
     const { metadata } = fetched;
-    const app = await q.saveMetadataApp(this.db, {
+    const row = {
       id: clientId,
       api_id: tenant.api.id,
       name: metadata.clientName!,
       kind: metadata.applicationType,
-      origin: 'metadata',
+      origin: 'metadata' as const,
       redirect_uris: metadata.redirectUris,
       refresh_tokens: metadata.refreshTokens,
       own_app: false,
@@ -84,7 +86,19 @@ export class ClientDirectory {
       created_at: fetchedAt,
       updated_at: fetchedAt,
       metadata_expires_at: addMs(fetchedAt, fetched.lifetimeMs),
-    });
+    };
+    // A known app's row is brought up to date; a new one takes a place among the 1000 apps people
+    // connect (spec 8, issue 26), made the way registration makes one, under the same lock.
+    const app = known
+      ? await q.saveMetadataApp(this.db, row)
+      : await this.db.transaction().execute(async (trx) => {
+          await this.apis.lockAmongWriters(trx, tenant.api.id);
+          // Another node may have made it meanwhile: then it is brought up to date, not counted again.
+          const madeMeanwhile = await q.connectedAppExists(trx, tenant.api.id, clientId);
+          if (!madeMeanwhile && !(await q.makeRoomForConnectedApp(trx, tenant.api.id))) return 'full' as const;
+          return q.saveMetadataApp(trx, row);
+        });
+    if (app === 'full') return { found: false, reason: `This sign-in service holds ${MAX_CONNECTED_APPS} apps people connect and none of them can be replaced` };
     if (!app) return { found: false, reason: 'unknown' };
     return { found: true, app };
   }

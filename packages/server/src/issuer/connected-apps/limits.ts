@@ -9,8 +9,12 @@ export const REGISTRATIONS_PER_NETWORK: BucketRule = { name: 'register-network',
 export const REGISTRATIONS_PER_SERVICE: BucketRule = { name: 'register-service', ratePerS: 200 / 3600, burst: 200 };
 /** Spec 7: a refused registration says when to come back. */
 export const REGISTRATION_RETRY_AFTER_S = 600;
-/** Spec 8: a service holds at most this many registered apps. */
-export const MAX_REGISTERED_APPS = 1000;
+/**
+ * Spec 8: a service holds at most this many registered apps. Apps named by a metadata document
+ * count among them (issue 26): both are apps anyone can make appear, and the cap is there to bound
+ * what strangers can add to a service.
+ */
+export const MAX_CONNECTED_APPS = 1000;
 
 /**
  * Metadata documents fetched for one network (ours to set): a client's sign-in fetches its

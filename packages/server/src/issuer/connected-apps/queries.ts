@@ -5,26 +5,32 @@ import { sql, type ExpressionBuilder, type Insertable } from 'kysely';
 import type { Database, Db, Trx } from '../../platform/db/database.js';
 import type { OauthAppsTable } from '../registry/tables.js';
 import { changed, notifyChange } from '../../platform/db/change-feed.js';
+import { MAX_CONNECTED_APPS } from './limits.js';
 
 type Executor = Db | Trx;
 
 const CONNECTED_ORIGINS = ['registered', 'metadata'] as const;
 
-export async function countRegistered(trx: Trx, apiId: string): Promise<number> {
-  const row = await trx.selectFrom('oauth_apps').select((eb) => eb.fn.countAll<string>().as('n')).where('api_id', '=', apiId).where('origin', '=', 'registered').executeTakeFirstOrThrow();
+/**
+ * Apps people connect at an API, registered and metadata-document apps alike: both count toward
+ * spec 8's 1000 (issue 26: metadata documents made rows past the cap).
+ */
+export async function countConnected(trx: Trx, apiId: string): Promise<number> {
+  const row = await trx.selectFrom('oauth_apps').select((eb) => eb.fn.countAll<string>().as('n')).where('api_id', '=', apiId).where('origin', 'in', CONNECTED_ORIGINS).executeTakeFirstOrThrow();
   return Number(row.n);
 }
 
 /**
- * The registered app a new registration may replace (spec 4.3): the one unused longest that
- * nobody connected (no consent, no grant). Blocked apps are kept, like the cleanup job keeps them.
+ * The app people connect that a new one may replace (spec 4.3): the one unused longest that
+ * nobody connected (no consent, no grant), registered or named by a metadata document. Blocked
+ * apps are kept, like the cleanup job keeps them.
  */
-export function replaceableRegistered(trx: Trx, apiId: string) {
+export function replaceableConnected(trx: Trx, apiId: string) {
   return trx
     .selectFrom('oauth_apps as a')
     .select('a.id')
     .where('a.api_id', '=', apiId)
-    .where('a.origin', '=', 'registered')
+    .where('a.origin', 'in', CONNECTED_ORIGINS)
     .where('a.blocked', '=', false)
     .where(({ not, exists, selectFrom }) => not(exists(selectFrom('consents as c').select('c.client_id').whereRef('c.api_id', '=', 'a.api_id').whereRef('c.client_id', '=', 'a.id'))))
     .where(({ not, exists, selectFrom }) => not(exists(selectFrom('token_grants as g').select('g.id').whereRef('g.api_id', '=', 'a.api_id').whereRef('g.client_id', '=', 'a.id'))))
@@ -32,6 +38,22 @@ export function replaceableRegistered(trx: Trx, apiId: string) {
     .orderBy('a.id')
     .limit(1)
     .executeTakeFirst();
+}
+
+/**
+ * Under the API's writers' lock: whether one more app people connect fits (spec 8's 1000),
+ * replacing the replaceable one when the service is full; false when none can go.
+ */
+export async function makeRoomForConnectedApp(trx: Trx, apiId: string): Promise<boolean> {
+  if ((await countConnected(trx, apiId)) < MAX_CONNECTED_APPS) return true;
+  const replaceable = await replaceableConnected(trx, apiId);
+  if (!replaceable) return false;
+  await deleteConnectedApp(trx, apiId, replaceable.id);
+  return true;
+}
+
+export async function connectedAppExists(trx: Trx, apiId: string, clientId: string): Promise<boolean> {
+  return (await trx.selectFrom('oauth_apps').select('id').where('api_id', '=', apiId).where('id', '=', clientId).executeTakeFirst()) !== undefined;
 }
 
 export async function deleteConnectedApp(trx: Executor, apiId: string, clientId: string) {

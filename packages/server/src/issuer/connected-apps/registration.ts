@@ -9,7 +9,7 @@ import type { TokenBuckets } from '../../platform/token-bucket.js';
 import type { Tenant } from '../tenant.js';
 import { grantTypesOf, MetadataError, UNNAMED_APP } from './client-metadata.js';
 import type { ClientDirectory } from './client-directory.js';
-import { MAX_REGISTERED_APPS, REGISTRATION_RETRY_AFTER_S, REGISTRATIONS_PER_NETWORK, REGISTRATIONS_PER_SERVICE } from './limits.js';
+import { MAX_CONNECTED_APPS, REGISTRATION_RETRY_AFTER_S, REGISTRATIONS_PER_NETWORK, REGISTRATIONS_PER_SERVICE } from './limits.js';
 import * as q from './queries.js';
 import { checkRegistrationMetadata } from './registration-rules.js';
 
@@ -68,11 +68,7 @@ export class Registration {
     const app = await this.db.transaction().execute(async (trx) => {
       // Registrations of one API take turns, so two at the cap cannot both pass it.
       await this.apis.lockAmongWriters(trx, tenant.api.id);
-      if ((await q.countRegistered(trx, tenant.api.id)) >= MAX_REGISTERED_APPS) {
-        const replaceable = await q.replaceableRegistered(trx, tenant.api.id);
-        if (!replaceable) return null;
-        await q.deleteConnectedApp(trx, tenant.api.id, replaceable.id);
-      }
+      if (!(await q.makeRoomForConnectedApp(trx, tenant.api.id))) return null;
       const now = this.clock.now();
       return q.insertConnectedApp(trx, {
         id: newId('app'),
@@ -91,7 +87,7 @@ export class Registration {
         updated_at: now,
       });
     });
-    if (!app) throw new RegistrationError('access_denied', `This sign-in service holds ${MAX_REGISTERED_APPS} registered apps and none of them can be replaced`, 403);
+    if (!app) throw new RegistrationError('access_denied', `This sign-in service holds ${MAX_CONNECTED_APPS} apps people connect and none of them can be replaced`, 403);
     return {
       client_id: app.id,
       client_id_issued_at: Math.floor(app.created_at.getTime() / 1000),

@@ -41,7 +41,10 @@ export async function discoveryDocument(db: Db, tenant: Tenant, clients: ClientD
     request_uri_parameter_supported: true,
     require_pushed_authorization_requests: false,
     // Spec 4.1: apps people connect, only while the owner has them on and the plan includes them.
-    ...(clients.connectedAppsOn(tenant) ? { registration_endpoint: `${issuer}/oauth/register`, client_id_metadata_document_supported: true } : {}),
+    // An owner may stop advertising metadata documents (issue 26: MCP clients whose document path
+    // fails then register instead); documents sent anyway are still accepted.
+    ...(clients.connectedAppsOn(tenant) ? { registration_endpoint: `${issuer}/oauth/register` } : {}),
+    ...(clients.connectedAppsOn(tenant) && !tenant.settings.metadata_documents_unadvertised ? { client_id_metadata_document_supported: true } : {}),
   };
 }
 

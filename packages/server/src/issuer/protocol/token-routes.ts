@@ -1,10 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../platform/clock.js';
 import type { Db } from '../../platform/db/database.js';
+import { networkOf } from '../../platform/http/network.js';
+import type { TokenBuckets } from '../../platform/token-bucket.js';
 import type { ClientDirectory } from '../connected-apps/client-directory.js';
 import type { TokenService } from '../tokens/service.js';
 import { authenticateApp, presentedCredentials } from './client-auth.js';
 import { Params } from './form-params.js';
+import { TOKEN_REQUESTS, TOKEN_RETRY_AFTER_S } from './limits.js';
 import { OAuthError, sendNoStore } from './oauth-error.js';
 
 /** Token-like endpoints take application/x-www-form-urlencoded only (RFC 6749 3.2). */
@@ -15,10 +18,14 @@ export function formParams(request: FastifyRequest): Params {
 }
 
 /** POST /oauth/token (spec 4.3) and POST /oauth/revoke (RFC 7009 as spec 4.3 narrows it). */
-export function tokenRoutes(deps: { db: Db; clock: Clock; tokens: TokenService; clients: ClientDirectory }) {
+export function tokenRoutes(deps: { db: Db; clock: Clock; tokens: TokenService; clients: ClientDirectory; buckets: TokenBuckets }) {
   return async (app: FastifyInstance) => {
     app.post('/oauth/token', async (request: FastifyRequest, reply: FastifyReply) => {
       const tenant = request.tenant;
+      // Spec 7: too many requests from one network. Counted first, so wrong secrets and malformed
+      // requests count as well (protocol/limits.ts).
+      const limit = await deps.buckets.take(TOKEN_REQUESTS, `${tenant.api.id}:${networkOf(request.ip)}`);
+      if (!limit.allowed) throw new OAuthError('temporarily_unavailable', 'Too many token requests from your network', 429, { 'retry-after': String(TOKEN_RETRY_AFTER_S) });
       const params = formParams(request);
       const { app: client } = await authenticateApp(deps.clients, deps.clock, tenant, presentedCredentials(request, params), request.ip);
       const grantType = params.require('grant_type');

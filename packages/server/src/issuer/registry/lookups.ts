@@ -30,6 +30,7 @@ async function findApiAndSettings(db: Db, column: 'slug' | 'id', value: string) 
       'signin_settings.session_ttl_s as settings_session_ttl_s',
       'signin_settings.signups as settings_signups',
       'signin_settings.connected_apps as settings_connected_apps',
+      'signin_settings.metadata_documents_unadvertised as settings_metadata_documents_unadvertised',
       'signin_settings.sensitive_permissions_allowed as settings_sensitive_permissions_allowed',
       'signin_settings.keys_enabled as settings_keys_enabled',
       'signin_settings.key_prefix as settings_key_prefix',
@@ -41,7 +42,7 @@ async function findApiAndSettings(db: Db, column: 'slug' | 'id', value: string) 
   if (!row) return undefined;
   const {
     settings_api_id, settings_access_token_ttl_s, settings_refresh_token_ttl_s, settings_session_ttl_s, settings_signups,
-    settings_connected_apps, settings_sensitive_permissions_allowed, settings_keys_enabled, settings_key_prefix, settings_key_max_lifetime_days,
+    settings_connected_apps, settings_metadata_documents_unadvertised, settings_sensitive_permissions_allowed, settings_keys_enabled, settings_key_prefix, settings_key_max_lifetime_days,
     settings_updated_at, ...api
   } = row;
   const settings: Selectable<SigninSettingsTable> | null =
@@ -54,6 +55,7 @@ async function findApiAndSettings(db: Db, column: 'slug' | 'id', value: string) 
           session_ttl_s: settings_session_ttl_s!,
           signups: settings_signups!,
           connected_apps: settings_connected_apps!,
+          metadata_documents_unadvertised: settings_metadata_documents_unadvertised!,
           sensitive_permissions_allowed: settings_sensitive_permissions_allowed!,
           keys_enabled: settings_keys_enabled!,
           key_prefix: settings_key_prefix!,

@@ -22,6 +22,7 @@ export interface SettingsChanges {
   session_ttl_s?: number;
   signups?: 'open' | 'closed';
   connected_apps?: 'on' | 'off';
+  metadata_documents_unadvertised?: boolean;
   sensitive_permissions_allowed?: boolean;
 }
 
@@ -32,6 +33,7 @@ function toSettingsOut(settings: SigninSettings) {
     session_ttl_s: settings.session_ttl_s,
     signups: settings.signups,
     connected_apps: settings.connected_apps,
+    metadata_documents_unadvertised: settings.metadata_documents_unadvertised,
     sensitive_permissions_allowed: settings.sensitive_permissions_allowed,
     updated_at: settings.updated_at.toISOString(),
   };

@@ -11,6 +11,8 @@ export interface SigninSettingsTable {
   session_ttl_s: Generated<number>;
   signups: Generated<'open' | 'closed'>;
   connected_apps: Generated<'on' | 'off'>;
+  /** Discovery leaves out client_id_metadata_document_supported; documents still work (issue 26). */
+  metadata_documents_unadvertised: Generated<boolean>;
   sensitive_permissions_allowed: Generated<boolean>;
   /** End-user keys (DESIGN 8 key-settings): off by default. */
   keys_enabled: Generated<boolean>;
