@@ -326,7 +326,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
     services.metrics.latency.observe(labels, reply.elapsedTime / 1000);
   });
 
-  await app.register(operationalRoutes({ db: services.db, metrics: services.metrics, lifecycle: services.lifecycle }));
+  await app.register(operationalRoutes({ db: services.db, metrics: services.metrics, lifecycle: services.lifecycle, metricsAccess: { token: config.metricsToken, trustProxy: config.trustProxy } }));
   // The reverse proxy's question before it gets a certificate (Caddy's on-demand TLS `ask`).
   await app.register(tlsRoutes(services.domains));
 

@@ -44,6 +44,11 @@ export interface Config {
   shutdownDrainS: number;
   /** After closing begins: time in-flight requests and background work get before they are abandoned. */
   shutdownGraceS: number;
+  /**
+   * The bearer token `/metrics` asks for; null: served only to connections from loopback, and not
+   * at all behind a trusted proxy (docs/operations.md, "Metrics").
+   */
+  metricsToken: string | null;
 }
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -187,6 +192,9 @@ export function loadConfig(env: Env = process.env, terminal: boolean = Boolean(p
   const outboundAllowPrivate = env.UNSAFE_OUTBOUND_PRIVATE === 'true';
   const shutdownDrainS = integer(env, 'SHUTDOWN_DRAIN_S', 0, 0, 600);
   const shutdownGraceS = integer(env, 'SHUTDOWN_GRACE_S', 10, 1, 600);
+  const metricsToken = env.METRICS_TOKEN || null;
+  // A token a scraper sends on every request: long enough that guessing it is hopeless.
+  if (metricsToken !== null && !/^[\x21-\x7e]{32,256}$/.test(metricsToken)) throw new ConfigError('METRICS_TOKEN', 'must be 32 to 256 printable ASCII characters without spaces (openssl rand -hex 32)');
   if (outboundAllowPrivate && production) throw new ConfigError('UNSAFE_OUTBOUND_PRIVATE', 'cannot be on when NODE_ENV=production');
   return {
     port,
@@ -214,5 +222,6 @@ export function loadConfig(env: Env = process.env, terminal: boolean = Boolean(p
     customDomains: customDomains(env, portalDomain),
     shutdownDrainS,
     shutdownGraceS,
+    metricsToken,
   };
 }

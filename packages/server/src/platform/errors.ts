@@ -60,16 +60,68 @@ export interface ErrorDetail {
 export class Problem extends Error {
   readonly status: number;
   readonly title: string;
+  readonly detail?: string;
+  readonly errors?: ErrorDetail[];
   constructor(
     readonly code: ErrorCode,
-    readonly detail?: string,
-    readonly errors?: ErrorDetail[],
+    detail?: string,
+    errors?: ErrorDetail[],
     readonly headers: Record<string, string> = {},
   ) {
-    super(detail ?? errorCatalog[code].title);
+    const capped = capProblem(detail, errors);
+    super(capped.detail ?? errorCatalog[code].title);
+    this.detail = capped.detail;
+    this.errors = capped.errors;
     this.status = errorCatalog[code].status;
     this.title = errorCatalog[code].title;
   }
+}
+
+/** A problem names at most this many fields in `errors`; the rest are counted in `detail`. */
+export const MAX_PROBLEM_ERRORS = 20;
+/**
+ * Texts are cut: a detail at 4,000 characters (room for 20 entries' locations and messages), a
+ * location or a message at 300, an echoed value at 100. The largest problem is then about 20 KB.
+ */
+const MAX_DETAIL = 4000;
+const MAX_ENTRY_TEXT = 300;
+const MAX_ECHOED_VALUE = 100;
+
+const cut = (text: string, max: number) => (text.length > max ? `${text.slice(0, max).toWellFormed()}…` : text);
+const listed = (errors: ErrorDetail[]) => errors.map((e) => `${e.location} ${e.message}`).join('; ');
+
+/** A value small enough to echo: strings cut, arrays and objects only when their JSON is small. */
+function echoable(value: unknown): unknown {
+  if (typeof value === 'string') return cut(value, MAX_ECHOED_VALUE);
+  if (value === null || typeof value !== 'object') return value;
+  const json = JSON.stringify(value);
+  return json === undefined || json.length > MAX_ECHOED_VALUE ? undefined : value;
+}
+
+/**
+ * Every problem body stays small whoever built it (docs/decisions.md, "Hardening round two: console
+ * and portal"): at most MAX_PROBLEM_ERRORS entries, each text cut and each value echoed only when
+ * small, and a detail that listed every entry (`location message; …`, as services build it) lists
+ * the kept ones and counts the rest. A role with 500 unknown permissions answered 105 KB.
+ */
+function capProblem(detail: string | undefined, errors: ErrorDetail[] | undefined): { detail?: string; errors?: ErrorDetail[] } {
+  const kept = errors?.slice(0, MAX_PROBLEM_ERRORS).map((entry) => {
+    const value = entry.value === undefined ? undefined : echoable(entry.value);
+    return {
+      ...(entry.location === undefined ? {} : { location: cut(entry.location, MAX_ENTRY_TEXT) }),
+      ...(entry.message === undefined ? {} : { message: cut(entry.message, MAX_ENTRY_TEXT) }),
+      ...(value === undefined ? {} : { value }),
+    };
+  });
+  const unlisted = (errors?.length ?? 0) - (kept?.length ?? 0);
+  let text = detail;
+  if (text !== undefined && unlisted > 0 && kept && text === listed(errors!)) text = `${listed(kept)}; and ${unlisted} more`;
+  if (text !== undefined && text.length > MAX_DETAIL) {
+    // The count of what is not listed survives the cut.
+    const tail = /; and \d+ more$/.exec(text)?.[0] ?? '';
+    text = cut(text.slice(0, text.length - tail.length), MAX_DETAIL - tail.length) + tail;
+  }
+  return { ...(text === undefined ? {} : { detail: text }), ...(kept ? { errors: kept } : {}) };
 }
 
 /** Expected outcomes of a service call are values, not exceptions. */

@@ -28,6 +28,9 @@ const fastifyCodes: Record<string, ErrorCode> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'malformed_json',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'bad_request',
   GH_JSON_TOO_DEEP: 'malformed_json',
+  GH_BODY_NOT_UTF8: 'malformed_json',
+  GH_BODY_CHARSET: 'unsupported_media_type',
+  GH_BODY_ENCODING: 'unsupported_media_type',
   FST_ERR_BAD_URL: 'bad_request',
   FST_ERR_MAX_PARAM_LENGTH: 'not_found',
 };

@@ -1,14 +1,14 @@
 import Ajv, { type ErrorObject, type SchemaObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
-import { isSecretLocation, type ErrorDetail } from '../errors.js';
+import { isSecretLocation, MAX_PROBLEM_ERRORS, type ErrorDetail } from '../errors.js';
 import { findTextFault } from '../text.js';
 import { isHttpUrl } from './http-url.js';
 import { boundsOf, statedBoundError } from './schema-bounds.js';
 import { uniqueItemsByKey } from './unique-items.js';
 
-/** A 422 names at most this many fields; the rest are counted, not listed. */
-export const MAX_REPORTED_ERRORS = 20;
+/** A 422 names at most this many fields; the rest are counted, not listed (as every problem). */
+export const MAX_REPORTED_ERRORS = MAX_PROBLEM_ERRORS;
 /** A bad value is echoed up to this many characters. */
 const MAX_ECHOED_CHARS = 100;
 

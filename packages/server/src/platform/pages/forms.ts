@@ -47,9 +47,9 @@ export function email(body: FormBody, max: number): string | FieldError {
 }
 
 /** A password typed to sign in: not empty, not absurdly long. */
-export function signinPassword(body: FormBody, max: number): string | FieldError {
-  const value = text(body, 'password');
-  if (value === '' || length(value) > max) return new FieldError('password', 'Enter your password.');
+export function signinPassword(body: FormBody, max: number, field = 'password'): string | FieldError {
+  const value = text(body, field);
+  if (value === '' || length(value) > max) return new FieldError(field, 'Enter your password.');
   return value;
 }
 

@@ -35,7 +35,9 @@ export async function changePassword(deps: PortalDeps, ctx: PortalContext, body:
   const next = newPassword(body, PASSWORD_MIN, PASSWORD_MAX);
   if (typeof next !== 'string') return accountPage(ctx, { error: next.message, status: 400 });
   // A person who signed up with codes only has no password yet: the current one may be empty then.
-  const current = text(body, 'current') === '' ? '' : signinPassword(body, SIGNIN_PASSWORD_MAX);
+  // Read from its own field: it was read from the new password's, so a real change failed and
+  // "wrong current password, new = old" passed (issue 26 item 6).
+  const current = text(body, 'current') === '' ? '' : signinPassword(body, SIGNIN_PASSWORD_MAX, 'current');
   if (typeof current !== 'string') return accountPage(ctx, { error: current.message, status: 400 });
   const outcome = await deps.personAccounts.changePassword(ctx.tenant.api.id, ctx.person.person_id, ctx.person.session_id, current, next, ctx.request.ip);
   if (outcome === 'changed') return accountPage(ctx, { ok: 'Your password is changed.' });
