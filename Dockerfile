@@ -1,4 +1,4 @@
-# Gatehouse in a container: the same `gatehouse` package npm users install, built from this
+# Gatehouse in a container: the same `@gatehouse/server` package npm users install, built from this
 # repository in a first stage and installed alone (production dependencies only) in the second.
 #
 #   docker build -t gatehouse .
@@ -19,7 +19,7 @@ RUN npm ci --no-audit --no-fund --loglevel=error
 COPY tsconfig.base.json LICENSE ./
 COPY scripts ./scripts
 COPY packages ./packages
-# Build, then pack as for the registry (prepack puts the console web app inside `gatehouse`).
+# Build, then pack as for the registry (prepack puts the console web app inside `@gatehouse/server`).
 RUN npm run build \
  && mkdir /packs \
  && npm pack -w packages/protocol -w packages/server --pack-destination /packs --silent
@@ -32,7 +32,7 @@ ENV NODE_ENV=production \
     LOG_FORMAT=json
 WORKDIR /app
 COPY --from=build /packs /tmp/packs
-RUN npm install --omit=dev --no-audit --no-fund --loglevel=error /tmp/packs/gatehouse-protocol-*.tgz /tmp/packs/gatehouse-[0-9]*.tgz \
+RUN npm install --omit=dev --no-audit --no-fund --loglevel=error /tmp/packs/gatehouse-protocol-*.tgz /tmp/packs/gatehouse-server-*.tgz \
  && rm -rf /tmp/packs /root/.npm \
  && mkdir -p /data \
  && chown node:node /data

@@ -102,7 +102,7 @@ const owner = await services.db.transaction().execute(async (trx) => {
   const user = await services.accounts.createUser(trx, { email: 'bench@example.com', name: 'Bench', password: 'bench password 1' });
   return services.workspaces.createWorkspace(trx, { type: 'system', id: 'bench', name: 'bench', ip: '127.0.0.1' }, user.id, 'Bench');
 });
-const caller = { kind: 'key' as const, key: { id: 'wsk_bench', workspaceId: owner.id, name: 'bench', role: 'admin' as const }, ip: '127.0.0.1', userAgent: 'bench' };
+const caller = { kind: 'key' as const, key: { id: 'wsk_bench', workspaceId: owner.id, name: 'bench', role: 'admin' as const, createdBy: 'usr_bench' }, ip: '127.0.0.1', userAgent: 'bench' };
 const created = await services.apis.create(caller, owner.id, { name: 'Hostile Bench', preset: 'payg' });
 if (!created.ok) throw new Error(created.code);
 const consoleHost = `127.0.0.1:${port}`;

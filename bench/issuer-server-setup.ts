@@ -86,7 +86,7 @@ export async function startBenchIssuer(applicationName: string, api: { name: str
     const user = await services.accounts.createUser(trx, { email: 'bench@example.com', name: 'Bench', password: 'bench password 1' });
     return services.workspaces.createWorkspace(trx, { type: 'system', id: 'bench', name: 'bench', ip: '127.0.0.1' }, user.id, 'Bench');
   });
-  const caller = { kind: 'key' as const, key: { id: 'wsk_bench', workspaceId: owner.id, name: 'bench', role: 'admin' as const }, ip: '127.0.0.1', userAgent: 'bench' };
+  const caller = { kind: 'key' as const, key: { id: 'wsk_bench', workspaceId: owner.id, name: 'bench', role: 'admin' as const, createdBy: 'usr_bench' }, ip: '127.0.0.1', userAgent: 'bench' };
   const created = await services.apis.create(caller, owner.id, { name: api.name, preset: 'payg', slug: api.slug });
   if (!created.ok) throw new Error(`api: ${created.code}`);
   return { app, services, database, postgres, url, port, caller, apiId: created.value.api.id };

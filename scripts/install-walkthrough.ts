@@ -1,6 +1,6 @@
 // A new user's first run, from the packages as npm would deliver them (issue 25): the three
 // packages are packed, installed from their tarballs in an empty folder (their dependencies from
-// the registry), `npx gatehouse` serves on an embedded database there, an owner signs up and
+// the registry), `npx gatehouse` (the command of `@gatehouse/server`) serves on an embedded database there, an owner signs up and
 // registers an API through the console API, and the SDK README's Express example, installed from
 // its tarball with Express into another empty project, meters a request of a customer against it.
 //
@@ -88,7 +88,7 @@ async function until<T>(what: string, within: number, read: () => Promise<T | un
   }
 }
 
-/** npm pack of the three packages (prepack puts the console web app into `gatehouse`). */
+/** npm pack of the three packages (prepack puts the console web app into `@gatehouse/server`). */
 function pack(): { dir: string; server: string; sdk: string; protocol: string } {
   let dir = process.env.GH_PACKS;
   if (!dir) {
@@ -102,7 +102,7 @@ function pack(): { dir: string; server: string; sdk: string; protocol: string } 
     if (!name) throw new Mismatch(`no tarball matching ${pattern} in ${dir}`);
     return join(dir, name);
   };
-  return { dir, server: find(/^gatehouse-\d/), sdk: find(/^gatehouse-sdk-/), protocol: find(/^gatehouse-protocol-/) };
+  return { dir, server: find(/^gatehouse-server-/), sdk: find(/^gatehouse-sdk-/), protocol: find(/^gatehouse-protocol-/) };
 }
 
 /** Every package of an installed tree supports each Node version `engines` names. */
@@ -176,7 +176,7 @@ async function walk(node: string, packs: ReturnType<typeof pack>) {
   folders.push(serverDir);
   let at = performance.now();
   run(node, 'npm', ['install', '--engine-strict', '--no-audit', '--no-fund', '--loglevel=error', packs.protocol, packs.server], serverDir);
-  step(`npm install of the gatehouse and @gatehouse/protocol tarballs in an empty folder: ${seconds(at)}`);
+  step(`npm install of the @gatehouse/server and @gatehouse/protocol tarballs in an empty folder: ${seconds(at)}`);
   const engines = checkEngines(serverDir, declared.engines.node);
   step(`every one of the ${engines} installed packages that names a Node version supports ${declared.engines.node}`);
   const shownVersion = run(node, 'npx', ['--no-install', 'gatehouse', '--version'], serverDir).trim();

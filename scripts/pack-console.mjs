@@ -1,4 +1,4 @@
-// The console web app inside the `gatehouse` package: `npm pack` (prepack) copies its build
+// The console web app inside the `@gatehouse/server` package: `npm pack` (prepack) copies its build
 // (packages/console-web/dist) to packages/server/console-web, where the packaged server finds it
 // (console/web-app/files.ts), and postpack removes the copy so the workspace keeps serving the
 // live build. `copy` fails when there is no build: a package without its console is not one.

@@ -1,4 +1,4 @@
-// The three published packages move together (issue 25): `gatehouse`, `@gatehouse/sdk` and
+// The three published packages move together (issue 25): `@gatehouse/server`, `@gatehouse/sdk` and
 // `@gatehouse/protocol` carry one version, and pin each other to it exactly.
 //
 //   node scripts/set-version.mjs 0.2.0     # sets it everywhere, then run npm install for the lock
@@ -8,7 +8,7 @@ import { join } from 'node:path';
 
 const root = join(import.meta.dirname, '..');
 const manifests = ['packages/server/package.json', 'packages/sdk/package.json', 'packages/protocol/package.json'].map((path) => join(root, path));
-const ours = new Set(['gatehouse', '@gatehouse/sdk', '@gatehouse/protocol']);
+const ours = new Set(['@gatehouse/server', '@gatehouse/sdk', '@gatehouse/protocol']);
 const read = (path) => JSON.parse(readFileSync(path, 'utf8'));
 
 const arg = process.argv[2];
@@ -16,7 +16,7 @@ if (arg === '--check') {
   const problems = [];
   const versions = manifests.map(read).map((manifest) => [manifest.name, manifest.version]);
   const version = versions[0][1];
-  for (const [name, v] of versions) if (v !== version) problems.push(`${name} is ${v}, gatehouse is ${version}`);
+  for (const [name, v] of versions) if (v !== version) problems.push(`${name} is ${v}, @gatehouse/server is ${version}`);
   for (const manifest of manifests.map(read)) {
     for (const [dep, range] of Object.entries(manifest.dependencies ?? {})) {
       if (ours.has(dep) && range !== version) problems.push(`${manifest.name} depends on ${dep} ${range}, not exactly ${version}`);
@@ -24,7 +24,7 @@ if (arg === '--check') {
   }
   for (const problem of problems) console.error(`set-version: ${problem}`);
   if (problems.length) process.exit(1);
-  console.log(`gatehouse, @gatehouse/sdk and @gatehouse/protocol are all ${version}`);
+  console.log(`@gatehouse/server, @gatehouse/sdk and @gatehouse/protocol are all ${version}`);
 } else if (arg && /^\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$/.test(arg)) {
   for (const path of manifests) {
     const manifest = read(path);

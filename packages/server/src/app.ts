@@ -12,6 +12,7 @@ import { AuthService } from './accounts/service.js';
 import { auditRoutes } from './audit/routes.js';
 import { AuditService } from './audit/service.js';
 import { registerCallerHook } from './console/caller-hook.js';
+import { registerNoBodyHook } from './console/no-body-hook.js';
 import { InvitationLimits } from './workspaces/invitation-limits.js';
 import { publicRoute } from './console/http.js';
 import { ErrorDetail, ErrorModel } from './console/common-schemas.js';
@@ -28,6 +29,7 @@ import { httpServerFactory } from './platform/http/server-factory.js';
 import { decodeCookieValue } from './platform/http/cookies.js';
 import { installJsonParser } from './platform/http/json-body.js';
 import { installProblemHandler, sendProblem } from './platform/http/problem-handler.js';
+import { serializersOnFirstUse } from './platform/http/serialization.js';
 import { validatorCompiler, validatorCompilerOnFirstUse } from './platform/http/validation.js';
 import { MailOutbox } from './platform/mail/outbox.js';
 import { devOutboxTransport, smtpTransport, type MailTransport } from './platform/mail/transport.js';
@@ -131,8 +133,12 @@ export interface AppDeps {
    */
   outboundTestCa?: string;
   logger?: boolean;
-  /** Tests: each route's validators compiled on its first request, not at start (they start hundreds of apps). */
-  compileValidatorsOnFirstUse?: boolean;
+  /**
+   * Compile every route's validators and response serializers at start, as Fastify does by
+   * default, instead of at each one's first use (the default: a start in seconds, and tests start
+   * hundreds of apps). A test sets it to prove every schema compiles.
+   */
+  compileSchemasAtStart?: boolean;
 }
 
 /** The composition root: one typed services object, built once and handed to the routes. */
@@ -183,7 +189,7 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   const receipts = new PaymentReceipts(db, clock, outbox, apis, customers, provider, onError);
   const autoRecharge = new AutoRecharge(db, clock, outbox, audit, apis, customers, (input) => payments.chargeAutoRecharge(input), onError);
   const paymentEvents = new PaymentEvents(db, clock, apis, customers, ledger, plans, audit, receipts, autoRecharge, outbox);
-  const payments: PaymentsService = new PaymentsService(db, clock, audit, apis, customers, plans, provider, paymentEvents, receipts, autoRecharge, new LowBalanceAlerts(db, outbox, apis, customers), config.baseUrl, onError, outbox);
+  const payments: PaymentsService = new PaymentsService(db, clock, audit, apis, customers, plans, provider, paymentEvents, receipts, autoRecharge, new LowBalanceAlerts(db, outbox, apis, customers), config.baseUrl, onError, outbox, rateLimits);
   // The development provider sends its events through the webhook path, as a request to it would.
   devProvider?.deliverTo((raw, signature) => payments.receiveWebhook('dev', raw, signature));
   const customerSubscriptions = new CustomerSubscriptions(db, audit, apis, customers, payments, receipts);
@@ -261,8 +267,9 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
       if (isTenantFace(face)) return tooLong ? answerUnknownPath(request, reply) : answerMalformedUrl(request, reply);
       return sendProblem(reply, request, tooLong ? new Problem('not_found', 'Nothing here has a path parameter over 100 characters') : new Problem('bad_request', error.message));
     },
+    ...(deps.compileSchemasAtStart ? {} : { schemaController: { compilersFactory: { buildSerializer: serializersOnFirstUse } } }),
   }).withTypeProvider<TypeBoxTypeProvider>();
-  app.setValidatorCompiler(deps.compileValidatorsOnFirstUse ? validatorCompilerOnFirstUse : validatorCompiler);
+  app.setValidatorCompiler(deps.compileSchemasAtStart ? validatorCompiler : validatorCompilerOnFirstUse);
   installJsonParser(app, BODY_LIMIT);
   // Console bodies are JSON only: a cross-site HTML form cannot send JSON, which closes that door.
   app.removeContentTypeParser('text/plain');
@@ -335,6 +342,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
     });
     await consoleApp.register(async (api) => {
       registerCallerHook(api, { accounts: services.accounts, workspaces: services.workspaces, consoleOrigin: config.baseUrl });
+      registerNoBodyHook(api);
       await api.register(authRoutes(services.auth, secureCookies));
       await api.register(workspaceRoutes(services.workspaces, secureCookies));
       await api.register(auditRoutes(services.audit, services.workspaces));

@@ -7,6 +7,8 @@ export interface WorkspaceKeyCaller {
   workspaceId: string;
   name: string;
   role: InvitableRole;
+  /** The account that made the key: it answers for what the key sends (invitation allowances). */
+  createdBy: string;
 }
 
 /** Who is calling the console API: a signed-in person (cookie) or a workspace key (Bearer). */
@@ -19,3 +21,6 @@ export function actorOf(caller: Caller): Actor {
     ? { type: 'user', id: caller.user.id, name: caller.user.name, ip: caller.ip }
     : { type: 'key', id: caller.key.id, name: caller.key.name, ip: caller.ip };
 }
+
+/** The account a caller's actions count against: the person, or the account that made the key. */
+export const accountOf = (caller: Caller): string => (caller.kind === 'user' ? caller.user.id : caller.key.createdBy);

@@ -8,7 +8,7 @@ import type { MailOutbox } from '../platform/mail/outbox.js';
 import { normalizeEmail } from '../accounts/accounts.js';
 import type { ApiRow, ApiService } from '../apis/service.js';
 import type { AuditService } from '../audit/service.js';
-import { actorOf, type Caller } from '../console/caller.js';
+import { accountOf, actorOf, type Caller } from '../console/caller.js';
 import type { InvitationLimits } from '../workspaces/invitation-limits.js';
 import * as mails from './mails.js';
 import * as mq from './member-queries.js';
@@ -87,7 +87,7 @@ export class CustomerInvitations {
     const { api } = await this.apis.access(caller, apiId, 'editor');
     const email = normalizeEmail(rawEmail);
     // After the access check, so nobody else can spend an API's invitations; 429 writes nothing.
-    await this.invitationLimits.spend({ workspaceId: api.workspace_id, apiId, email });
+    await this.invitationLimits.spend({ by: 'owner', workspaceId: api.workspace_id, accountId: accountOf(caller), apiId, email });
     await this.db.transaction().execute(async (trx) => {
       const actor = actorOf(caller);
       const id = await issueInvitation(trx, this.#deps(api), { api, customer: null, email, role: 'owner' }, { id: actor.id, name: actor.name, isPerson: false });
@@ -115,7 +115,7 @@ export class CustomerInvitations {
     const { api } = await this.apis.access(caller, apiId, 'editor');
     const invite = await mq.findOpenInvite(this.db, apiId, inviteId, this.clock.now());
     if (!invite || invite.customer_id !== null) throw new Problem('not_found', 'No such open invitation');
-    await this.invitationLimits.spend({ workspaceId: api.workspace_id, apiId, email: invite.email });
+    await this.invitationLimits.spend({ by: 'owner', workspaceId: api.workspace_id, accountId: accountOf(caller), apiId, email: invite.email });
     await this.db.transaction().execute(async (trx) => {
       const actor = actorOf(caller);
       const id = await issueInvitation(trx, this.#deps(api), { api, customer: null, email: invite.email, role: 'owner' }, { id: actor.id, name: actor.name, isPerson: false });

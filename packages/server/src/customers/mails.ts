@@ -1,12 +1,15 @@
 import { composeMail } from '../platform/mail/templates.js';
 
-// Mails to the people of an API's customers. Subjects carry names owners chose (the API's, a
-// customer's), which is why sending them is rate-limited (workspaces/invitation-limits.ts).
+// Mails to the people of an API's customers. An invitation goes to an address the sender typed,
+// so its subject is fixed text: a subject is what a spam filter and a reader judge a mail by, and
+// anyone who signs up (to Gatehouse, or on an open portal) chooses an API's, a customer's or their
+// own name. Those names go in the body, escaped in its HTML part by composeMail. Sending is also
+// rate-limited (workspaces/invitation-limits.ts).
 
 export const becomeCustomer = (to: string, apiName: string, url: string) =>
   composeMail(
     to,
-    `You are invited to use ${apiName}`,
+    'You are invited to become a customer',
     [`You are invited to use ${apiName}.`, 'Sign up with this e-mail address to get your API keys. The invitation works once and expires in 7 days.'],
     { label: `Join ${apiName}`, url },
   );
@@ -14,7 +17,7 @@ export const becomeCustomer = (to: string, apiName: string, url: string) =>
 export const joinCustomer = (to: string, inviter: string, customerName: string, apiName: string, role: string, url: string) =>
   composeMail(
     to,
-    `${inviter} invited you to ${customerName} on ${apiName}`,
+    'You are invited to join a team',
     [`${inviter} invited you to join ${customerName} on ${apiName} as ${role}.`, 'The invitation works once and expires in 7 days.'],
     { label: 'Accept the invitation', url },
   );

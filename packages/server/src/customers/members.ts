@@ -6,7 +6,7 @@ import type { MailOutbox } from '../platform/mail/outbox.js';
 import { normalizeEmail } from '../accounts/accounts.js';
 import type { ApiRow, ApiService } from '../apis/service.js';
 import type { Actor, AuditService } from '../audit/service.js';
-import type { InvitationLimits } from '../workspaces/invitation-limits.js';
+import type { InvitationLimits, InvitationTarget } from '../workspaces/invitation-limits.js';
 import { issueInvitation } from './invitations.js';
 import * as mq from './member-queries.js';
 import type { CustomerService } from './service.js';
@@ -189,7 +189,8 @@ export class CustomerMembers {
     const result = await this.db.transaction().execute(async (trx): Promise<Result<{ sent: true }>> => {
       const members = await mq.membersOf(trx, actor.apiId, actor.customerId);
       if (members.some((member) => member.email === email)) return fail('already_member');
-      const limited = await this.#spendInvitation({ workspaceId: api.workspace_id, apiId: api.id, email });
+      // The customer's own allowance, never the owner's (an open portal's sign-ups would spend it).
+      const limited = await this.#spendInvitation({ by: 'customer', apiId: api.id, customerId: customer.id, personId: actor.person.id, email });
       if (limited) return limited;
       const id = await issueInvitation(
         trx,
@@ -248,7 +249,7 @@ export class CustomerMembers {
   // ---- Inside
 
   /** The invitation limits as a value: the portal answers a page, not the console's 429 problem. */
-  async #spendInvitation(target: { workspaceId: string; apiId: string; email: string }): Promise<Result<never> | null> {
+  async #spendInvitation(target: InvitationTarget): Promise<Result<never> | null> {
     try {
       await this.invitationLimits.spend(target);
       return null;

@@ -13,6 +13,13 @@ import type { CustomerService } from './service.js';
 /** The longest key name a person may give in the portal, as in the console. */
 export const KEY_NAME_MAX = 80;
 
+/**
+ * Working keys a customer may have when making one in the portal (docs/decisions.md, "Hardening
+ * round two: console and portal"): every key is in the API's SDK snapshot and on the keys page,
+ * and a self-signed-up customer made 10,000 in 20 s.
+ */
+export const PORTAL_ACTIVE_KEYS_MAX = 50;
+
 /** How many UTC days the usage page shows, today included. */
 export const USAGE_DAYS = 30;
 
@@ -130,8 +137,16 @@ export class CustomerPortalView {
     const customer = await this.customers.findRow(this.db, api.id, actor.customerId);
     if (!customer) return fail('not_found');
     if (customer.status !== 'active') return fail('customer_state', 'Keys can be made once the customer is active');
-    const issued = await this.db.transaction().execute((trx) => this.customers.issueKey(trx, api, customer, name, personActor(actor), actor.person.id));
-    return ok({ key: issued.key, id: issued.id, prefix: issued.prefix, name: issued.name });
+    return this.db.transaction().execute(async (trx) => {
+      // Key makers of one customer take turns, so two at once cannot both see room for one.
+      await q.lockCustomerForKeys(trx, api.id, customer.id);
+      const active = await q.countActiveKeys(trx, api.id, customer.id);
+      if (active >= PORTAL_ACTIVE_KEYS_MAX) {
+        return fail<{ key: string; id: string; prefix: string; name: string }>('customer_key_limit', `${customer.name} has ${active} working keys, as many as the portal makes (${PORTAL_ACTIVE_KEYS_MAX}). Revoke a key you no longer use to make another.`);
+      }
+      const issued = await this.customers.issueKey(trx, api, customer, name, personActor(actor), actor.person.id);
+      return ok({ key: issued.key, id: issued.id, prefix: issued.prefix, name: issued.name });
+    });
   }
 
   /** Revokes a key: owners and admins any of the customer's, members the ones they made. */

@@ -19,6 +19,21 @@ export function lockCustomer(trx: Trx, apiId: string, customerId: string) {
 }
 
 /**
+ * A customer row locked against other writers of its keys, FOR NO KEY UPDATE: the usage reports'
+ * inserts hold FOR KEY SHARE on it through their foreign keys, and FOR UPDATE would queue behind a
+ * stream of them (issue 26 item 1, the same on the API row).
+ */
+export async function lockCustomerForKeys(trx: Trx, apiId: string, customerId: string) {
+  await trx.selectFrom('customers').select('id').where('api_id', '=', apiId).where('id', '=', customerId).forNoKeyUpdate().executeTakeFirst();
+}
+
+/** How many keys of a customer work (not revoked). */
+export async function countActiveKeys(db: Executor, apiId: string, customerId: string): Promise<number> {
+  const row = await db.selectFrom('customer_keys').select((eb) => eb.fn.countAll().as('n')).where('api_id', '=', apiId).where('customer_id', '=', customerId).where('revoked_at', 'is', null).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/**
  * A customer row held FOR KEY SHARE (what a row referencing it takes anyway): a removal, which
  * locks it FOR UPDATE, waits for the holder or is seen by it.
  */

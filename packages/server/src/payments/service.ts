@@ -17,6 +17,15 @@ import type { PaymentReceipts } from './receipts.js';
 import type { AutoRecharge } from './auto-recharge.js';
 import type { LowBalanceAlerts } from './low-balance.js';
 import type { ProviderName } from './tables.js';
+import type { RateLimitRule, RateLimits } from '../platform/rate-limit.js';
+
+/**
+ * Checkouts one customer opens (top-ups, plan subscriptions, saving a card), per hour. Each is a
+ * call to the provider on the owner's account and a row kept here; a person pays with one or two,
+ * and 300 in 1.5 s from one self-signed-up customer (issue 26 item 5) spent the owner's allowance
+ * of provider calls. docs/decisions.md, "Hardening round two: console and portal".
+ */
+export const checkoutsPerCustomer = { name: 'checkout-customer', points: 10, durationS: 3600 } satisfies RateLimitRule;
 
 /** The largest one-off top-up (spec 2.1: offered amounts and the minimum go up to 100000 cents). */
 export const MAX_TOPUP_CENTS = 100_000;
@@ -52,6 +61,7 @@ export class PaymentsService {
     private readonly baseUrl: string,
     private readonly onError: (error: unknown) => void,
     outbox: MailOutbox,
+    private readonly rateLimits: RateLimits,
   ) {
     this.platformPlans = new PlatformPlanService(db, clock, audit, apis, outbox, provider, baseUrl, (fn) => this.#provider(fn), (plan) => this.purchasable(plan), onError);
   }
@@ -197,6 +207,17 @@ export class PaymentsService {
     return checkout && checkout.customer_id === customerId && checkout.kind === 'topup' ? { state: 'pending', amountCents: checkout.amount_cents } : null;
   }
 
+  /**
+   * Spends one of the customer's checkouts of the hour, once every other check passed (so a
+   * refused amount or plan costs nothing), before the provider is asked.
+   */
+  async #spendCheckout(apiId: string, customerId: string): Promise<Result<true>> {
+    const outcome = await this.rateLimits.consume(checkoutsPerCustomer, `${apiId}:${customerId}`);
+    if (outcome.allowed) return ok(true);
+    const minutes = Math.ceil(outcome.retryAfterS / 60);
+    return fail('rate_limited', `Too many checkouts started in the last hour (${checkoutsPerCustomer.points} at most). Try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`);
+  }
+
   async #api(apiId: string): Promise<Result<ApiRow>> {
     const api = await this.apis.findById(this.db, apiId);
     return api ? ok(api) : fail('not_found', 'No such API');
@@ -217,6 +238,8 @@ export class PaymentsService {
     if (!account.ok) return account;
     const customer = await this.#customerRef(api.value, input.customerId);
     if (!customer.ok) return customer;
+    const spent = await this.#spendCheckout(input.apiId, input.customerId);
+    if (!spent.ok) return spent;
     const { provider, accountId } = account.value;
     const session = await this.#provider(() => provider.checkoutTopUp({ accountId, customer: customer.value, amountCents: input.amountCents, description: `${api.value.name} credit`, successUrl: input.successUrl, cancelUrl: input.cancelUrl }));
     await this.#remember(input.apiId, input.customerId, accountId, session.providerCustomerId);
@@ -251,6 +274,8 @@ export class PaymentsService {
     const { provider, accountId } = account.value;
     const price = await this.#planPrice(input.apiId, input.planId, accountId);
     if (!price.ok) return price;
+    const spent = await this.#spendCheckout(input.apiId, input.customerId);
+    if (!spent.ok) return spent;
     const session = await this.#provider(() => provider.checkoutSubscription({ accountId, customer: customer.value, planId: input.planId, priceId: price.value.priceId, successUrl: input.successUrl, cancelUrl: input.cancelUrl }));
     await this.#remember(input.apiId, input.customerId, accountId, session.providerCustomerId);
     await this.#started(input, 'subscription', session, 0);
@@ -308,6 +333,8 @@ export class PaymentsService {
     if (!account.ok) return account;
     const customer = await this.#customerRef(api.value, input.customerId);
     if (!customer.ok) return customer;
+    const spent = await this.#spendCheckout(input.apiId, input.customerId);
+    if (!spent.ok) return spent;
     const { provider, accountId } = account.value;
     const session = await this.#provider(() => provider.checkoutCardSetup({ accountId, customer: customer.value, successUrl: input.successUrl, cancelUrl: input.cancelUrl }));
     await this.#remember(input.apiId, input.customerId, accountId, session.providerCustomerId);

@@ -2,6 +2,7 @@
 export const errorCatalog = {
   bad_request: { status: 400, title: 'Bad request' },
   malformed_json: { status: 400, title: 'The body is not valid JSON' },
+  unexpected_body: { status: 400, title: 'This operation takes no request body' },
   not_signed_in: { status: 401, title: 'Sign-in required' },
   invalid_credentials: { status: 401, title: 'Wrong e-mail or password' },
   invalid_code: { status: 401, title: 'Wrong or expired code' },
@@ -30,6 +31,8 @@ export const errorCatalog = {
   balance_out_of_range: { status: 409, title: 'The balance would pass the bound of every amount' },
   domain_taken: { status: 409, title: 'Another API serves this domain' },
   domain_not_set: { status: 409, title: 'No custom domain is set' },
+  workspace_limit: { status: 409, title: 'You own as many workspaces as an account may' },
+  customer_key_limit: { status: 409, title: 'The customer has as many working keys as it may make here' },
   webhook_limit: { status: 409, title: 'The API has as many webhook endpoints as it may' },
   plan_limit: { status: 402, title: 'Your platform plan allows no more of these' },
   payments_not_configured: { status: 409, title: 'Payments are not set up on this service' },

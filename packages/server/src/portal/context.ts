@@ -121,3 +121,11 @@ export async function portalContext(deps: PortalDeps, request: FastifyRequest, r
 export function signOutForm(csrf: string) {
   return html`<form method="post" action="/auth/signout"><input type="hidden" name="csrf" value="${csrf}"><button type="submit" class="secondary" id="sign-out">Sign out</button></form>`;
 }
+
+/**
+ * The status of a page that answers a refused payments call: the provider failing is 502, an
+ * unknown plan 404, too many checkouts 429 (the page says when to try again), anything else 409.
+ */
+export function refusalStatus(code: string): number {
+  return code === 'provider_error' ? 502 : code === 'not_found' ? 404 : code === 'rate_limited' ? 429 : 409;
+}

@@ -2,25 +2,47 @@ import type { RateLimitRule, RateLimits } from '../platform/rate-limit.js';
 import { rateLimitedProblem } from '../console/http.js';
 
 /**
- * Invitations mail any address with text an owner chose (the workspace or API name is in the
- * subject), so they are bounded like any mail a stranger can trigger. Owners see these in
- * docs/decisions.md.
+ * Invitations mail any address, so they are bounded like any mail a stranger can trigger, once
+ * per party that could multiply them: the workspace, the account behind it (an account can own
+ * many workspaces), the API, and the address. A customer's people invite from the portal on an
+ * allowance of their own, so an open portal's sign-ups never spend the owner's. Owners see these
+ * in docs/decisions.md.
  */
 export const invitationRules = {
   /** Member and customer invitations of one workspace (its APIs' included) together. */
   perWorkspace: { name: 'invite-workspace', points: 50, durationS: 3600 },
-  /** Customer invitations of one API. */
+  /** Every invitation an account sends from the console (through its keys too), over all its workspaces. */
+  perAccount: { name: 'invite-account', points: 50, durationS: 3600 },
+  /** Customer invitations of one API sent by its owner's team. */
   perApi: { name: 'invite-api', points: 30, durationS: 3600 },
+  /** Teammate invitations one customer sends from the portal. */
+  perCustomer: { name: 'invite-customer', points: 10, durationS: 3600 },
+  /** Teammate invitations one person sends from the portal, over every customer they belong to. */
+  perPerson: { name: 'invite-person', points: 10, durationS: 3600 },
+  /** Teammate invitations every customer of one API sends from the portal, together. */
+  perApiPortal: { name: 'invite-api-portal', points: 100, durationS: 3600 },
   /** Invitations of either kind to one address, from every workspace: as many as sign-in codes. */
   perRecipient: { name: 'invite-recipient', points: 5, durationS: 3600 },
 } satisfies Record<string, RateLimitRule>;
 
-export interface InvitationTarget {
-  workspaceId: string;
-  /** Set for a customer invitation. */
-  apiId?: string;
-  /** Normalized, so case does not make a new recipient. */
-  email: string;
+/** Who sends an invitation, and to whom (the address normalized, so case makes no new recipient). */
+export type InvitationTarget =
+  /** The owner's team, from the console: a member of the workspace or a customer of one of its APIs. */
+  | { by: 'owner'; workspaceId: string; accountId: string; apiId?: string; email: string }
+  /** A customer's owner or admin, from the portal: a teammate. */
+  | { by: 'customer'; apiId: string; customerId: string; personId: string; email: string };
+
+function limitsOf(target: InvitationTarget): [RateLimitRule, string][] {
+  const recipient: [RateLimitRule, string] = [invitationRules.perRecipient, target.email];
+  if (target.by === 'customer') {
+    return [[invitationRules.perCustomer, target.customerId], [invitationRules.perPerson, target.personId], [invitationRules.perApiPortal, target.apiId], recipient];
+  }
+  return [
+    [invitationRules.perWorkspace, target.workspaceId],
+    [invitationRules.perAccount, target.accountId],
+    ...(target.apiId ? [[invitationRules.perApi, target.apiId] as [RateLimitRule, string]] : []),
+    recipient,
+  ];
 }
 
 export class InvitationLimits {
@@ -32,11 +54,7 @@ export class InvitationLimits {
    * too often) costs nothing of the others (the workspace's allowance).
    */
   async spend(target: InvitationTarget): Promise<void> {
-    const limits: [RateLimitRule, string][] = [
-      [invitationRules.perWorkspace, target.workspaceId],
-      ...(target.apiId ? [[invitationRules.perApi, target.apiId] as [RateLimitRule, string]] : []),
-      [invitationRules.perRecipient, target.email],
-    ];
+    const limits = limitsOf(target);
     refuseIfAnyRefused(await Promise.all(limits.map(([rule, key]) => this.rateLimits.peek(rule, key))));
     // Two invitations at once may both pass the look; spending is what holds the line then.
     refuseIfAnyRefused(await Promise.all(limits.map(([rule, key]) => this.rateLimits.consume(rule, key))));

@@ -1,4 +1,4 @@
-import type { Insertable } from 'kysely';
+import { sql, type Insertable } from 'kysely';
 import type { Db, Trx } from '../platform/db/database.js';
 import type { InvitesTable, Role, WorkspaceKeysTable } from './tables.js';
 import { changed, notifyChange } from '../platform/db/change-feed.js';
@@ -32,6 +32,21 @@ export async function insertMembership(trx: Trx, row: { workspace_id: string; us
 
 export function findMembership(db: Executor, workspaceId: string, userId: string) {
   return db.selectFrom('memberships').selectAll().where('workspace_id', '=', workspaceId).where('user_id', '=', userId).executeTakeFirst();
+}
+
+/**
+ * Serializes one account's new workspaces (a transaction-scoped advisory lock on the account id):
+ * no row exists to lock before the first, and the users row belongs to accounts/.
+ */
+export async function lockOwnerForNewWorkspace(trx: Trx, userId: string) {
+  await sql`select pg_advisory_xact_lock(${OWNER_LOCK_CLASS}, hashtext(${userId}))`.execute(trx);
+}
+/** Advisory locks' first key: this lock's own space, apart from the jobs' and migrations' single keys. */
+const OWNER_LOCK_CLASS = 26_004;
+
+export async function countOwnedWorkspaces(trx: Trx, userId: string): Promise<number> {
+  const row = await trx.selectFrom('memberships').select((eb) => eb.fn.countAll().as('n')).where('user_id', '=', userId).where('role', '=', 'owner').executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 export function workspacesOfUser(db: Executor, userId: string) {
@@ -166,7 +181,7 @@ export function findKeyName(db: Executor, workspaceId: string, keyId: string) {
 export function findActiveKeyByHash(db: Db, keyHash: string) {
   return db
     .selectFrom('workspace_keys')
-    .select(['id', 'workspace_id', 'name', 'role', 'last_used_at'])
+    .select(['id', 'workspace_id', 'name', 'role', 'created_by', 'last_used_at'])
     .where('key_hash', '=', keyHash)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();

@@ -14,7 +14,7 @@ export function workspaceRoutes(workspaces: WorkspaceService, secureCookies: boo
 
     app.post('/workspaces', {
       schema: { tags, summary: 'Create a workspace you own', body: s.NameInBody, response: withProblems({ 200: WorkspaceOut }) },
-    }, async (request) => workspaces.create(requireUser(request), request.body.name));
+    }, async (request) => unwrap(await workspaces.create(requireUser(request), request.body.name)));
 
     app.get('/workspaces/:ws', {
       schema: { tags, summary: 'A workspace and your role in it', params: s.WorkspaceParams, response: withProblems({ 200: WorkspaceOut }) },

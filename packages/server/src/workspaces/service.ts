@@ -9,7 +9,7 @@ import { formatApiKey } from '@gatehouse/protocol';
 import type { AccountsService, ClientInfo } from '../accounts/accounts.js';
 import { normalizeEmail, toUserOut } from '../accounts/accounts.js';
 import type { Actor, AuditService } from '../audit/service.js';
-import { actorOf, type Caller, type WorkspaceKeyCaller } from '../console/caller.js';
+import { accountOf, actorOf, type Caller, type WorkspaceKeyCaller } from '../console/caller.js';
 import type { InvitationLimits } from './invitation-limits.js';
 import * as mails from './mails.js';
 import * as q from './queries.js';
@@ -17,6 +17,11 @@ import { roleAtLeast } from './roles.js';
 import type { InvitableRole, Role } from './tables.js';
 
 export const INVITE_TTL_MS = 7 * DAY;
+/**
+ * Workspaces one account may own (docs/decisions.md, "Hardening round two: console and portal"):
+ * each brings its own allowances (invitations, APIs, keys), so an unbounded number multiplied them.
+ */
+export const MAX_OWNED_WORKSPACES = 20;
 /** Workspace keys use the key format of spec 4.4 with this prefix. */
 export const WORKSPACE_KEY_PREFIX = 'ghw';
 const KEY_TOUCH_MS = MINUTE;
@@ -104,8 +109,16 @@ export class WorkspaceService {
     return [...new Set(members.filter((m) => m.role === 'owner' || m.role === 'admin').map((m) => m.email))];
   }
 
-  async create(caller: Caller & { kind: 'user' }, name: string): Promise<WorkspaceOut> {
-    return this.db.transaction().execute((trx) => this.createWorkspace(trx, actorOf(caller), caller.user.id, name.trim()));
+  async create(caller: Caller & { kind: 'user' }, name: string): Promise<Result<WorkspaceOut>> {
+    return this.db.transaction().execute(async (trx) => {
+      // Creations by one account take turns, so two at once cannot both see room for one.
+      await q.lockOwnerForNewWorkspace(trx, caller.user.id);
+      const owned = await q.countOwnedWorkspaces(trx, caller.user.id);
+      if (owned >= MAX_OWNED_WORKSPACES) {
+        return fail<WorkspaceOut>('workspace_limit', `An account owns at most ${MAX_OWNED_WORKSPACES} workspaces; you own ${owned}. Delete one you no longer use, or hand it to another owner.`);
+      }
+      return ok(await this.createWorkspace(trx, actorOf(caller), caller.user.id, name.trim()));
+    });
   }
 
   async get(caller: Caller, workspaceId: string): Promise<WorkspaceOut> {
@@ -167,7 +180,7 @@ export class WorkspaceService {
       if (existing && (await q.findMembership(trx, workspaceId, existing.id))) return fail<ReturnType<typeof toInviteOut>>('already_member');
       // After the role and membership checks, so only a mail that goes spends the allowance; the
       // 429 it may throw rolls this transaction back, so a refusal writes nothing.
-      await this.invitationLimits.spend({ workspaceId, email });
+      await this.invitationLimits.spend({ by: 'owner', workspaceId, accountId: accountOf(caller), email });
       const workspace = await q.findWorkspace(trx, workspaceId);
       const now = this.clock.now();
       // A new invitation to the same address replaces the open one, so one link is live at a time.
@@ -403,6 +416,6 @@ export class WorkspaceService {
     if (!row) return null;
     const now = this.clock.now();
     if (!row.last_used_at || now.getTime() - row.last_used_at.getTime() >= KEY_TOUCH_MS) await q.touchKey(this.db, row.id, now);
-    return { id: row.id, workspaceId: row.workspace_id, name: row.name, role: row.role };
+    return { id: row.id, workspaceId: row.workspace_id, name: row.name, role: row.role, createdBy: row.created_by };
   }
 }

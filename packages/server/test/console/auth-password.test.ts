@@ -149,3 +149,29 @@ test('change: the new password is 10..72 characters', async () => {
 test('change: needs a session', async () => {
   assertProblem(await t.client().post('/me/password', { current_password: PASSWORD, password: NEW_PASSWORD }), 401, 'not_signed_in');
 });
+
+// The reset ticket lives 30 minutes (docs/decisions.md, Console API: "Tickets last 30 minutes"),
+// crossed by moving the app's clock on both sides of the bound.
+const MINUTE = 60_000;
+
+test('reset ticket: 29 minutes after it was made it still resets the password', async () => {
+  const owner = await signUp(t);
+  const { ticket, expires_at } = await ticketFor(t, t.client(), 'reset', owner.email);
+  assert.ok(Math.abs(new Date(expires_at).getTime() - (t.clock.now().getTime() + 30 * MINUTE)) < MINUTE, `expires_at ${expires_at} is 30 minutes on`);
+  t.clock.advance(29 * MINUTE);
+  const reset = await t.client().post('/auth/password/reset', { ticket, password: NEW_PASSWORD });
+  assert.equal(reset.status, 200, reset.text);
+  assert.equal((await login(owner.email, NEW_PASSWORD)).status, 200);
+});
+
+test('reset ticket: 31 minutes after it was made it is refused, and nothing changes', async () => {
+  const owner = await signUp(t);
+  const { ticket } = await ticketFor(t, t.client(), 'reset', owner.email);
+  t.clock.advance(31 * MINUTE);
+  const reset = await t.client().post('/auth/password/reset', { ticket, password: NEW_PASSWORD });
+  assertProblem(reset, 401, 'invalid_ticket');
+  assert.equal(sessionCookieLine(reset), undefined, 'no session');
+  assertProblem(await login(owner.email, NEW_PASSWORD), 401, 'invalid_credentials');
+  assert.equal((await login(owner.email, PASSWORD)).status, 200, 'the old password still works');
+  assert.equal((await owner.client.get('/me')).status, 200, 'no session was ended');
+});

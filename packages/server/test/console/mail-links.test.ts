@@ -145,7 +145,7 @@ const triggers: Record<string, () => Promise<ReceivedMail>> = {
   // The owner invites an address to become a customer, from the console.
   'customers.becomeCustomer': () => {
     const email = freshEmail('become');
-    return mailFrom(email, /You are invited to use Links API/, async () => {
+    return mailFrom(email, /You are invited to become a customer/, async () => {
       const answer = await f.owner.client.post(`/apis/${f.apiId}/customers/invite`, { email });
       assert.equal(answer.status, 200, answer.text);
     });
@@ -154,7 +154,7 @@ const triggers: Record<string, () => Promise<ReceivedMail>> = {
   'customers.joinCustomer': async () => {
     const { browser } = await portalVisitor(f, { name: 'Tess Teamlead' });
     const email = freshEmail('teammate');
-    return mailFrom(email, /invited you to/, async () => {
+    return mailFrom(email, /You are invited to/, async () => {
       const sent = await browser.submit(expectPage(await browser.get('/team'), /^Team of /), 'send-invitation', { email, role: 'member' });
       assert.ok(sent.url.endsWith('/team?done=invited'), sent.html.slice(0, 300));
     });

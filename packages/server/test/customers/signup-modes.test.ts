@@ -100,7 +100,7 @@ test('invite: only invited addresses may sign up, and the owner invitation makes
   const invited = freshEmail('invited');
   f.t.mail.take(invited);
   assert.equal((await consoleOf().post(`/apis/${f.apiId}/customers/invite`, { email: invited })).status, 200);
-  const mail = await f.t.mail.waitFor(invited, /You are invited to use Members API/);
+  const mail = await f.t.mail.waitFor(invited, /You are invited to become a customer/);
   assert.match(mail.text, new RegExp(`${f.issuer.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/invites/[A-Za-z0-9_-]{20,}`), 'the link lands on the portal with a token');
   await signUp(invited, 'Ivy Invited');
   const [customer] = await customersOf(invited);

@@ -38,7 +38,7 @@ async function inviteAndAccept(customerId: string, inviter: ReturnType<typeof as
   f.t.mail.take(who.email);
   const sent = await members().invite(inviter, who.email, role);
   assert.ok(sent.ok, JSON.stringify(sent));
-  const mail = await f.t.mail.waitFor(who.email, /invited you to/);
+  const mail = await f.t.mail.waitFor(who.email, /You are invited to/);
   const token = /\/invites\/([A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
   const accepted = await members().acceptByToken(f.apiId, token, who);
   assert.ok(accepted.ok && accepted.value.customerId === customerId, JSON.stringify(accepted));
@@ -51,7 +51,9 @@ test('an invitation is accepted once, only by the address it names', async () =>
   const stranger = await person('stranger');
   f.t.mail.take(admin.email);
   assert.ok((await members().invite(as(owner, customerId, 'owner'), admin.email.toUpperCase(), 'admin')).ok);
-  const mail = await f.t.mail.waitFor(admin.email, /owner Person invited you to owner Person on Team API/);
+  const mail = await f.t.mail.waitFor(admin.email, /You are invited to join a team/);
+  assert.equal(mail.subject, 'You are invited to join a team', 'no name a sender chose in the subject');
+  assert.match(mail.text, /owner Person invited you to join owner Person on Team API/);
   assert.match(mail.text, /as admin/);
   const token = /\/invites\/([A-Za-z0-9_-]+)/.exec(mail.text)![1]!;
   assert.equal((await members().invitation(f.apiId, token))?.role, 'admin');
@@ -119,7 +121,7 @@ test('team invitations are revoked by owners and admins; a revoked link stops wo
   const invitee = freshEmail('revoked');
   f.t.mail.take(invitee);
   assert.ok((await members().invite(as(owner, customerId, 'owner'), invitee, 'member')).ok);
-  const token = /\/invites\/([A-Za-z0-9_-]+)/.exec((await f.t.mail.waitFor(invitee, /invited you/)).text)![1]!;
+  const token = /\/invites\/([A-Za-z0-9_-]+)/.exec((await f.t.mail.waitFor(invitee, /You are invited/)).text)![1]!;
   const [open] = await members().openInvitations(f.apiId, customerId);
   assert.equal(open!.email, invitee);
   const other = await ownerWithCustomer();

@@ -169,7 +169,7 @@ test('team: an owner invites a teammate on the team page; the teammate accepts b
   assert.equal(await page.locator('#invitations tbody tr').count(), 1);
   await shot(page, 'team-1-invitation-sent');
 
-  const link = /(http:\/\/\S+\/invites\/[A-Za-z0-9_-]+)/.exec((await f.t.mail.waitFor(teammate, /invited you to/)).text)![1]!;
+  const link = /(http:\/\/\S+\/invites\/[A-Za-z0-9_-]+)/.exec((await f.t.mail.waitFor(teammate, /You are invited to/)).text)![1]!;
   const other = await windowOf();
   await other.page.goto(link);
   assert.equal(await textOf(other.page, 'h1'), 'You are invited');

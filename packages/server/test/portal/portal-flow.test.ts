@@ -122,7 +122,7 @@ test('an invitation link: create an account with the address, land in the custom
   f.t.mail.take(invitee);
   const actor = { apiId: f.apiId, customerId: membership!.customer_id, person: { id: 'x', email: 'tina@example.com', name: 'Tina Owner' }, role: 'owner' as const, ip: '127.0.0.1' };
   assert.ok((await f.t.services.customerMembers.invite(actor, invitee, 'member')).ok);
-  const link = /(http:\/\/[^\s]+\/invites\/[A-Za-z0-9_-]+)/.exec((await f.t.mail.waitFor(invitee, /invited you/)).text)![1]!;
+  const link = /(http:\/\/[^\s]+\/invites\/[A-Za-z0-9_-]+)/.exec((await f.t.mail.waitFor(invitee, /You are invited/)).text)![1]!;
   const browser = new TenantBrowser(f.issuer);
   const landing = expectPage(await browser.get(link), /You are invited/);
   assert.match(landing.html, /as member/);

@@ -33,7 +33,7 @@ async function teammate(inviter: Awaited<ReturnType<typeof owner>>, role: Custom
   const sent = await inviter.browser.submit(await teamPageOf(inviter.browser), 'send-invitation', { email, role });
   expectPage(sent, /^Team of /);
   assert.match(sent.html, /Invitation sent\./);
-  const link = /(http:\/\/\S+\/invites\/[A-Za-z0-9_-]+)/.exec((await f.t.mail.waitFor(email, /invited you to/)).text)![1]!;
+  const link = /(http:\/\/\S+\/invites\/[A-Za-z0-9_-]+)/.exec((await f.t.mail.waitFor(email, /You are invited to/)).text)![1]!;
   // Their first visit accepts every open invitation of their address (as a sign-up would); the link then lands in the customer.
   const visitor = await portalVisitor(f, { email, name });
   expectPage(await visitor.browser.get(link), new RegExp(`^${inviter.person.name}$`));
@@ -118,7 +118,7 @@ test('removing a teammate and revoking an invitation are asked first; the confir
   const invitee = freshEmail('revoked');
   f.t.mail.take(invitee);
   await o.browser.submit(await teamPageOf(o.browser), 'send-invitation', { email: invitee, role: 'member' });
-  const token = /\/invites\/([A-Za-z0-9_-]+)/.exec((await f.t.mail.waitFor(invitee, /invited you/)).text)![1]!;
+  const token = /\/invites\/([A-Za-z0-9_-]+)/.exec((await f.t.mail.waitFor(invitee, /You are invited/)).text)![1]!;
   const [open] = await members().openInvitations(f.apiId, o.customerId);
   const ask = expectPage(await o.browser.get(`/team/invitations/${open!.id}/revoke`), /^Revoke the invitation of /);
   assert.ok(await members().invitation(f.apiId, token), 'asking changes nothing');

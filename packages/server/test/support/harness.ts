@@ -83,7 +83,7 @@ export interface TestApp {
 }
 
 /** Starts the whole app on a random port with real SMTP, a fresh database and a movable clock. */
-export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: { compileSchemasAtStart?: boolean } = {}): Promise<TestApp> {
   const mail = new TestMailbox();
   await mail.start();
   const { database, url: databaseUrl, drop } = await freshDatabase();
@@ -109,7 +109,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       ...env,
     });
     // Metadata documents of tests are served over https by test/support/test-ca.ts servers.
-    const { app, services } = await buildApp({ config, database, clock, redis, rateLimitPrefix: `test-${randomBytes(6).toString('hex')}`, outboundTestCa: testCa().certPem, compileValidatorsOnFirstUse: true });
+    const { app, services } = await buildApp({ config, database, clock, redis, rateLimitPrefix: `test-${randomBytes(6).toString('hex')}`, outboundTestCa: testCa().certPem, ...options });
     try {
       await app.listen({ port, host: '127.0.0.1' });
     } catch (error) {

@@ -57,7 +57,7 @@ export async function teammateOf(f: IssuerFixture, inviter: Awaited<ReturnType<t
   f.t.mail.take(email);
   const sent = await inviter.browser.submit(await teamPageOf(inviter.browser), 'send-invitation', { email, role });
   assert.match(sent.html, /Invitation sent\./);
-  const link = /(http:\/\/\S+\/invites\/[A-Za-z0-9_-]+)/.exec((await f.t.mail.waitFor(email, /invited you to/)).text)![1]!;
+  const link = /(http:\/\/\S+\/invites\/[A-Za-z0-9_-]+)/.exec((await f.t.mail.waitFor(email, /You are invited to/)).text)![1]!;
   const visitor = await portalVisitor(f, { email, name });
   expectPage(await visitor.browser.get(link), new RegExp(`^${inviter.person.name}$`));
   return visitor;

@@ -28,7 +28,7 @@ export async function sendInvite(t: TestApp, inviter: TestClient, workspaceId: s
   t.mail.take(email);
   const sent = await inviter.post(`/workspaces/${workspaceId}/invites`, { email, role });
   assert.equal(sent.status, 200, sent.text);
-  const mail = await t.mail.waitFor(email, /invited you to/);
+  const mail = await t.mail.waitFor(email, /You are invited to/);
   return { id: sent.body.id, token: inviteTokenIn(mail), mail };
 }
 

@@ -5,7 +5,7 @@ import { Problem } from '../../platform/errors.js';
 import { customerRoleMay } from '../../customers/members.js';
 import { MAX_THRESHOLD_MICRO } from '../../payments/auto-recharge.js';
 import { MAX_TOPUP_CENTS } from '../../payments/service.js';
-import type { PortalContext, PortalDeps } from '../context.js';
+import { refusalStatus, type PortalContext, type PortalDeps } from '../context.js';
 import { formatCents, formatMicro, formatTime } from '../../platform/format.js';
 import { billingPage, parseDollars } from './billing.js';
 
@@ -60,7 +60,7 @@ export async function startCardSetup(deps: PortalDeps, ctx: PortalContext) {
       if (error instanceof Problem) return { ok: false as const, code: error.code, detail: error.detail };
       throw error;
     });
-  if (!started.ok) return billingPage(deps, ctx, { error: started.detail ?? 'The card could not be saved. Try again.', status: started.code === 'provider_error' ? 502 : 409 });
+  if (!started.ok) return billingPage(deps, ctx, { error: started.detail ?? 'The card could not be saved. Try again.', status: refusalStatus(started.code) });
   return ctx.reply.redirect(started.value.url, 303);
 }
 

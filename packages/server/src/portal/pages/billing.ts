@@ -5,7 +5,7 @@ import { text, type FormBody } from '../../platform/pages/forms.js';
 import { customerRoleMay } from '../../customers/members.js';
 import { MAX_TOPUP_CENTS } from '../../payments/service.js';
 import { Problem } from '../../platform/errors.js';
-import type { PortalContext, PortalDeps } from '../context.js';
+import { refusalStatus, type PortalContext, type PortalDeps } from '../context.js';
 import { formatCents, formatMicro, formatTime } from '../../platform/format.js';
 import { autoRechargeSection } from './auto-recharge.js';
 
@@ -146,6 +146,6 @@ export async function startTopUp(deps: PortalDeps, ctx: PortalContext, body: For
       if (error instanceof Problem) return { ok: false as const, code: error.code, detail: error.detail };
       throw error;
     });
-  if (!started.ok) return billingPage(deps, ctx, { error: started.detail ?? 'The checkout could not start. Try again.', status: started.code === 'provider_error' ? 502 : 409 });
+  if (!started.ok) return billingPage(deps, ctx, { error: started.detail ?? 'The checkout could not start. Try again.', status: refusalStatus(started.code) });
   return ctx.reply.redirect(started.value.url, 303);
 }

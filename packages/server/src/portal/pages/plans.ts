@@ -6,7 +6,7 @@ import { customerRoleMay } from '../../customers/members.js';
 import { effectiveLimits } from '../../customers/effective.js';
 import type { CustomerPortalView } from '../../customers/portal-view.js';
 import type { PlansTable } from '../../plans/tables.js';
-import type { PortalContext, PortalDeps } from '../context.js';
+import { refusalStatus, type PortalContext, type PortalDeps } from '../context.js';
 import { formatCents, formatCount, formatDay, formatMicro } from '../../platform/format.js';
 
 type Plan = PlansTable;
@@ -178,8 +178,7 @@ async function refused<T>(deps: PortalDeps, ctx: PortalContext, call: () => Prom
     throw error;
   });
   if (result.ok) return { value: result.value };
-  const status = result.code === 'provider_error' ? 502 : result.code === 'not_found' ? 404 : 409;
-  return { page: await plansPage(deps, ctx, { error: result.detail ?? 'That did not work. Try again.', status }) };
+  return { page: await plansPage(deps, ctx, { error: result.detail ?? 'That did not work. Try again.', status: refusalStatus(result.code) }) };
 }
 
 const billingOnly = (deps: PortalDeps, ctx: PortalContext) => plansPage(deps, ctx, { error: 'Only owners and admins change the plan.', status: 403 });
