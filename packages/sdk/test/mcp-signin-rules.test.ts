@@ -140,10 +140,10 @@ test('metadata: at the path-suffixed and the bare well-known path, naming the is
 
 // ---- RFC 6750 3 with RFC 9728 5.1: the challenge
 
-test('no credential: 401 with a bare challenge naming the metadata, no error code', async () => {
+test('no credential: 401 with a challenge naming the scopes the tools need (MCP 2026-07-28) and the metadata, no error code', async () => {
   const answer = await post(rpc('initialize'));
   assert.equal(answer.status, 401);
-  assert.equal(answer.challenge, `Bearer resource_metadata="${metadataUrl()}"`);
+  assert.equal(answer.challenge, `Bearer scope="read:weather write:weather", resource_metadata="${metadataUrl()}"`);
 });
 
 // ---- Spec 4.3: verification, each rule on both sides
@@ -256,6 +256,25 @@ test('a tool needing a permission the token lacks: 403 insufficient_scope naming
   const none = await post(forecast(), bearer(await madeToken(personId, { scope: '' })));
   assert.equal(none.status, 403);
   assert.match(none.challenge ?? '', /scope="read:weather"/);
+});
+
+test('MCP 2026-07-28: a 403 names every permission missing in one challenge (a batch of tools, a tool needing two); a bad token\'s 401 names what the tools need', async () => {
+  const { personId } = await member();
+  const nothing = await madeToken(personId, { scope: '' });
+  for (const [what, body] of [['a batch of forecast and set-station', [forecast(1), setStation(2)]], ['set-station alone, needing both', setStation()]] as const) {
+    const refused = await post(body, bearer(nothing));
+    assert.equal(refused.status, 403, `${what}: ${refused.text}`);
+    const challenges = (refused.challenge ?? '').match(/Bearer /g) ?? [];
+    assert.equal(challenges.length, 1, `${what}: one challenge`);
+    assert.match(refused.challenge ?? '', /^Bearer error="insufficient_scope"/, what);
+    assert.match(refused.challenge ?? '', /, scope="read:weather write:weather"/, what);
+  }
+  // Holding one, the challenge names the other only.
+  const reader = await madeToken(personId, { scope: 'read:weather' });
+  assert.match((await post([forecast(1), setStation(2)], bearer(reader))).challenge ?? '', /scope="write:weather"/);
+  const expired = await post(forecast(), bearer(await madeToken(personId, { exp: Math.floor(sdkNow() / 1000) - 3600 })));
+  await assertInvalidToken(expired, 'expired');
+  assert.match(expired.challenge ?? '', /scope="read:weather write:weather"/);
 });
 
 // ---- Metering by person (403 no_customer)

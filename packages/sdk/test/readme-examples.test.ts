@@ -147,7 +147,7 @@ test('"An MCP server that agents sign in to": metadata naming the issuer, a 401 
 
   const keyless = await fetch(`${base}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: '{}' });
   assert.equal(keyless.status, 401);
-  assert.equal(keyless.headers.get('www-authenticate'), `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`);
+  assert.equal(keyless.headers.get('www-authenticate'), `Bearer scope="read:weather", resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"`);
 
   const before = (await customerDetail(api, customer.id)).month_requests as number;
   const client = new Client({ name: 'readme-test', version: '1.0.0' });

@@ -123,7 +123,7 @@ test('the MCP adapter\'s verify: metadata names the issuer; a key is admitted wi
   assert.equal(forbidden.status, 403);
   const none = await post(call('forecast', { city: 'Oslo' }));
   assert.equal(none.status, 401);
-  assert.match(none.challenge ?? '', /^Bearer error="invalid_token", resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp"$/);
+  assert.match(none.challenge ?? '', /^Bearer error="invalid_token", scope="read:weather write:weather", resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp"$/);
 });
 
 test('Fastify and Hono: verify admits a key with the permission, 403 without it, 401 with none', async () => {

@@ -192,8 +192,9 @@ export function withMcpSignIn<Req extends IncomingMessage, Res extends ServerRes
   handler: (req: McpRequest<Req>, res: Res) => unknown,
   options: McpSignInOptions = {},
 ): ((req: Req, res: Res) => Promise<void>) & { guard: ProtectedResource } {
-  const guard = protectResource(meter, options);
   const toolPermissions = new Map(Object.entries(options.toolPermissions ?? {}).map(([tool, p]) => [tool, typeof p === 'string' ? [p] : [...p]] as const));
+  // A 401 names what the tools need (MCP 2026-07-28), unless told otherwise.
+  const guard = protectResource(meter, { challengeScopes: [...new Set([...toolPermissions.values()].flat())], ...options });
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const resourceUrl = new URL(guard.resource);
   const serve = async (req: Req, res: Res): Promise<void> => {
@@ -297,7 +298,10 @@ export function verify<Req extends IncomingMessage, Res extends ServerResponse>(
     const result = await verifier.check({ authorization, clientAddress: req.socket.remoteAddress ?? '', scopes });
     if (!result.ok) {
       const challenge = result.headers['www-authenticate'];
-      const headers = challenge ? { ...result.headers, 'www-authenticate': `${challenge}, resource_metadata="${metadataUrl}"` } : result.headers;
+      // A 401 names the scopes to sign in with (MCP 2026-07-28): what the tools need, else every
+      // permission of the server; a 403's challenge already names every scope the request lacks.
+      const scope = result.status === 401 ? `, scope="${(toolPermissions.size > 0 ? [...new Set([...toolPermissions.values()].flat())] : scopesSupported()).join(' ')}"` : '';
+      const headers = challenge ? { ...result.headers, 'www-authenticate': `${challenge}${scope}, resource_metadata="${metadataUrl}"` } : result.headers;
       return sendRefusal(res, { ...result, headers });
     }
     const request = req as McpRequest<Req>;

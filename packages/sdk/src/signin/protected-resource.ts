@@ -27,6 +27,12 @@ export interface ProtectedResourceOptions {
    * 4.4's rules and metered as the person's customer. Give it no meter of its own.
    */
   verifier?: Verifier;
+  /**
+   * The scopes a 401 challenge names in `scope` (MCP 2026-07-28: what the server's tools need), so
+   * an agent asks for them at its first sign-in. `withMcpSignIn` passes its tools' permissions.
+   * @default the server's permissions, as in its metadata's `scopes_supported`
+   */
+  challengeScopes?: readonly string[];
 }
 
 /** RFC 9728 2: the protected resource metadata this server publishes. */
@@ -85,6 +91,7 @@ export class ProtectedResource {
   readonly #jwksRefetchMs: number;
   #jwks: JwksCache | null = null;
   readonly #verifier: Verifier | null;
+  readonly #challengeScopes: readonly string[] | null;
 
   constructor(meter: Meter, options: ProtectedResourceOptions = {}) {
     const resource = options.resource ?? process.env.GATEHOUSE_RESOURCE_URL;
@@ -103,6 +110,7 @@ export class ProtectedResource {
     this.resource = resource;
     this.#meter = meter;
     this.#verifier = options.verifier ?? null;
+    this.#challengeScopes = options.challengeScopes && options.challengeScopes.length > 0 ? [...new Set(options.challengeScopes)] : null;
     this.#clockSkewS = clockSkewS;
     this.#jwksRefetchMs = jwksRefetchMs;
     this.#getJson = options.fetch ? getJsonWith(options.fetch, meter.options.requestTimeoutMs) : getJson(meter.options.requestTimeoutMs);
@@ -140,12 +148,21 @@ export class ProtectedResource {
     return { resource: this.resource, authorization_servers: [issuer], scopes_supported: this.scopesSupported(), bearer_methods_supported: ['header'] };
   }
 
-  /** `WWW-Authenticate` of a refusal: RFC 6750 3 with RFC 9728 5.1's resource_metadata. */
+  /** The scopes a 401 names: the tools' needs when given, else every permission of this server. */
+  challengeScopes(): string[] {
+    return this.#challengeScopes ? [...this.#challengeScopes] : this.scopesSupported();
+  }
+
+  /**
+   * `WWW-Authenticate` of a refusal: RFC 6750 3 with RFC 9728 5.1's resource_metadata. A 401 names
+   * the scopes to ask for (MCP 2026-07-28); a 403 `insufficient_scope` the ones the request lacks.
+   */
   challenge(error?: 'invalid_token' | 'insufficient_scope', details: { description?: string; scope?: string } = {}): string {
     const parts = [];
     if (error) parts.push(`error=${quoted(error)}`);
     if (details.description) parts.push(`error_description=${quoted(details.description)}`);
-    if (details.scope) parts.push(`scope=${quoted(details.scope)}`);
+    const scope = details.scope ?? (error === 'insufficient_scope' ? '' : this.challengeScopes().join(' '));
+    if (scope) parts.push(`scope=${quoted(scope)}`);
     parts.push(`resource_metadata=${quoted(this.metadataUrl)}`);
     return `Bearer ${parts.join(', ')}`;
   }
