@@ -182,7 +182,7 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   const customerInvitations = new CustomerInvitations(db, clock, audit, apis, outbox, invitationLimits);
   const customerMembers = new CustomerMembers(db, clock, audit, apis, customers, outbox, invitationLimits);
   const customerPortalView = new CustomerPortalView(db, clock, audit, customers);
-  const plans = new PlanService(db, clock, audit, apis, (trx, apiId, ids) => customers.refreshPolicies(trx, apiId, ids), (apiId) => void payments.syncPlans(apiId));
+  const plans = new PlanService(db, clock, audit, apis, (trx, apiId, ids) => customers.refreshPolicies(trx, apiId, ids), (apiId) => void payments.syncPlans(apiId), (apiId, planId) => payments.expireCheckoutsOfPlan(apiId, planId).then(() => undefined, onError));
   // Payments (issue 13): Stripe when configured, else the development provider (config.ts).
   const devProvider = config.payments.kind === 'dev' ? new DevProvider(db, clock, config.baseUrl, config.secretKey) : null;
   const provider = config.payments.kind === 'stripe' ? new StripeProvider(config.payments.secretKey, config.payments.webhookSecrets, config.payments.apiUrl) : devProvider;

@@ -36,6 +36,9 @@ export function devCheckoutPages(provider: DevProvider, options: { origin: strin
     app.get<{ Params: { id: string } }>(`${DEV_CHECKOUT_PATH}/:id`, { schema: { hide: true } }, async (request, reply) => {
       const session = /^cs_dev_[A-Za-z0-9]{1,40}$/.test(request.params.id) ? await provider.checkout(request.params.id) : null;
       if (!session) return sendPage(reply, { title: 'Not found', branding, status: 404, body: html`${banner}<h1>No such checkout</h1>` });
+      if (session.status === 'expired') {
+        return sendPage(reply, { title: 'Expired', branding, status: 410, body: html`${banner}<h1>This checkout has expired</h1><p>What it offered is no longer on sale. <a href="${session.cancel_url}">Go back</a></p>` });
+      }
       if (session.status !== 'open') {
         return sendPage(reply, { title: 'Done', branding, body: html`${banner}<h1>This checkout is complete</h1><p><a href="${session.success_url}">Continue</a></p>` });
       }

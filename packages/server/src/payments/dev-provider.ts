@@ -127,6 +127,10 @@ export class DevProvider implements PaymentsProvider {
     return this.#result(id, customer);
   }
 
+  async expireCheckout(input: { accountId: string; sessionId: string }): Promise<'expired' | 'not_open'> {
+    return (await store.expireCheckout(this.db, input.sessionId, input.accountId)) ? 'expired' : 'not_open';
+  }
+
   async checkoutCardSetup(input: { accountId: string; customer: CustomerRef; successUrl: string; cancelUrl: string }) {
     const customer = await this.#customer(input.accountId, input.customer);
     const metadata = { gh_kind: 'setup', gh_api: input.customer.apiId, gh_customer: input.customer.customerId };

@@ -6,7 +6,7 @@ import type { Db } from '../platform/db/database.js';
 
 export interface DevCheckout {
   mode: 'payment' | 'subscription' | 'setup';
-  status: 'open' | 'complete';
+  status: 'open' | 'complete' | 'expired';
   customer: string;
   amount_cents: number;
   description: string;
@@ -82,6 +82,20 @@ export function get(db: Db, id: string, kind: string) {
 
 export async function update(db: Db, id: string, data: Record<string, unknown>) {
   await db.updateTable('dev_payment_objects').set({ data: JSON.stringify(data) }).where('id', '=', id).execute();
+}
+
+/** Expires an open checkout session, as Stripe's expire does; false when it was not open. */
+export async function expireCheckout(db: Db, id: string, accountId: string): Promise<boolean> {
+  const row = await db
+    .updateTable('dev_payment_objects')
+    .set({ data: sql`jsonb_set(data, '{status}', '"expired"')` })
+    .where('id', '=', id)
+    .where('kind', '=', 'checkout')
+    .where('account_id', '=', accountId)
+    .where(sql<boolean>`data->>'status' = 'open'`)
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 /**

@@ -72,6 +72,11 @@ export interface PaymentsProvider {
   checkoutTopUp(input: { accountId: string; customer: CustomerRef; amountCents: number; description: string } & ReturnUrls): Promise<CheckoutResult>;
   /** Hosted checkout of a subscription to a plan's price; its events set the plan and each paid invoice adds plan credit. */
   checkoutSubscription(input: { accountId: string; customer: CustomerRef; planId: string; priceId: string } & ReturnUrls): Promise<CheckoutResult>;
+  /**
+   * Expires an open checkout, so it can no longer be paid (its plan was deleted or deactivated).
+   * `not_open` when it was already paid, abandoned or expired: nothing to do.
+   */
+  expireCheckout(input: { accountId: string; sessionId: string }): Promise<'expired' | 'not_open'>;
   /** Moves a subscription to another plan's price (the provider prorates). */
   switchSubscription(input: { accountId: string; subscriptionId: string; apiId: string; customerId: string; planId: string; priceId: string }): Promise<void>;
   /** Cancels at the end of the paid period or at once (no further invoice). `accountId` null: the platform's own account. */

@@ -167,6 +167,22 @@ export async function insertCheckout(db: Executor, row: Insertable<PaymentChecko
   await db.insertInto('payment_checkouts').values(row).onConflict((oc) => oc.column('session_id').doNothing()).execute();
 }
 
+/** Subscription checkouts of a plan started since `since` and not expired yet. */
+export function openCheckoutsOfPlan(db: Executor, apiId: string, planId: string, since: Date) {
+  return db
+    .selectFrom('payment_checkouts')
+    .select(['session_id', 'customer_id'])
+    .where('api_id', '=', apiId)
+    .where('plan_id', '=', planId)
+    .where('expired_at', 'is', null)
+    .where('created_at', '>', since)
+    .execute();
+}
+
+export async function markCheckoutExpired(db: Executor, apiId: string, sessionId: string, at: Date) {
+  await db.updateTable('payment_checkouts').set({ expired_at: at }).where('api_id', '=', apiId).where('session_id', '=', sessionId).execute();
+}
+
 export function checkoutOf(db: Executor, apiId: string, sessionId: string) {
   return db.selectFrom('payment_checkouts').selectAll().where('api_id', '=', apiId).where('session_id', '=', sessionId).executeTakeFirst();
 }

@@ -19,6 +19,9 @@ import type { LowBalanceAlerts } from './low-balance.js';
 import type { ProviderName } from './tables.js';
 import type { RateLimitRule, RateLimits } from '../platform/rate-limit.js';
 
+/** Stripe's checkout sessions lapse after 24 hours by default; an older one cannot be paid. */
+const CHECKOUT_LIFETIME_MS = 24 * 60 * 60 * 1000;
+
 /**
  * Checkouts one customer opens (top-ups, plan subscriptions, saving a card), per hour. Each is a
  * call to the provider on the owner's account and a row kept here; a person pays with one or two,
@@ -185,9 +188,37 @@ export class PaymentsService {
   }
 
   /** Remembers who started a checkout (the payer of its receipt), by the provider's session id. */
-  async #started(input: { apiId: string; customerId: string; payer?: { personId: string; email: string } }, kind: 'topup' | 'subscription' | 'setup', session: CheckoutResult, amountCents: number) {
-    if (!input.payer) return;
-    await q.insertCheckout(this.db, { session_id: session.sessionId, api_id: input.apiId, customer_id: input.customerId, kind, person_id: input.payer.personId, email: input.payer.email, amount_cents: amountCents, created_at: this.clock.now() });
+  async #started(input: { apiId: string; customerId: string; planId?: string; payer?: { personId: string; email: string } }, kind: 'topup' | 'subscription' | 'setup', session: CheckoutResult, amountCents: number) {
+    // A plan's checkout is kept with or without a payer: the plan's withdrawal must find it.
+    if (!input.payer && !input.planId) return;
+    await q.insertCheckout(this.db, {
+      session_id: session.sessionId, api_id: input.apiId, customer_id: input.customerId, kind, person_id: input.payer?.personId ?? null, email: input.payer?.email ?? null,
+      amount_cents: amountCents, created_at: this.clock.now(), plan_id: input.planId ?? null,
+    });
+  }
+
+  /**
+   * A plan was deleted or deactivated (issue 23 item 4): its checkouts still open are expired at
+   * the provider, so nobody pays for a plan that is gone. Best effort, after the plan's change
+   * committed: a checkout the provider will not expire is logged, and a payment that still arrives
+   * is refunded (deleted plan) or honoured (deactivated) by the subscription events. Stripe's
+   * sessions lapse after 24 hours, so older ones are not asked about.
+   */
+  async expireCheckoutsOfPlan(apiId: string, planId: string): Promise<{ expired: number }> {
+    const account = await q.accountOf(this.db, apiId);
+    if (!this.provider || !account || account.disconnected_at) return { expired: 0 };
+    const open = await q.openCheckoutsOfPlan(this.db, apiId, planId, new Date(this.clock.now().getTime() - CHECKOUT_LIFETIME_MS));
+    let expired = 0;
+    for (const checkout of open) {
+      try {
+        const outcome = await this.provider.expireCheckout({ accountId: account.account_id, sessionId: checkout.session_id });
+        await q.markCheckoutExpired(this.db, apiId, checkout.session_id, this.clock.now());
+        if (outcome === 'expired') expired++;
+      } catch (error) {
+        this.onError(new Error(`could not expire checkout ${checkout.session_id} of withdrawn plan ${planId}: ${String(error)}`));
+      }
+    }
+    return { expired };
   }
 
   /** Where a portal form that starts a checkout sends the browser (its CSP form-action); null without a provider. */

@@ -101,6 +101,17 @@ export class StripeProvider implements PaymentsProvider {
     return this.#session(session, customer);
   }
 
+  async expireCheckout(input: { accountId: string; sessionId: string }): Promise<'expired' | 'not_open'> {
+    try {
+      await this.#stripe.checkout.sessions.expire(input.sessionId, {}, { stripeAccount: input.accountId });
+      return 'expired';
+    } catch (error) {
+      // Stripe refuses to expire a session that is complete or expired already: nothing to close.
+      if (error instanceof Stripe.errors.StripeInvalidRequestError) return 'not_open';
+      throw error;
+    }
+  }
+
   async switchSubscription(input: { accountId: string; subscriptionId: string; apiId: string; customerId: string; planId: string; priceId: string }) {
     const opts = { stripeAccount: input.accountId };
     const subscription = await this.#stripe.subscriptions.retrieve(input.subscriptionId, {}, opts);

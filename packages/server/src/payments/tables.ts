@@ -77,9 +77,14 @@ export interface PaymentCheckoutsTable {
   customer_id: string;
   kind: 'topup' | 'subscription' | 'setup';
   person_id: string | null;
-  email: string;
+  /** The paying person's address (a top-up's receipt goes to them); null without one. */
+  email: string | null;
   amount_cents: number;
   created_at: Date;
+  /** The plan a subscription checkout is for, so the plan's withdrawal can close it. */
+  plan_id: string | null;
+  /** When it was expired at the provider because its plan was deleted or deactivated. */
+  expired_at: Date | null;
 }
 
 /** What a receipt is for: a top-up, an automatic top-up, or a paid invoice of a plan. */

@@ -62,6 +62,11 @@ export class PlanService {
     private readonly refreshPolicies: RefreshPolicies,
     /** Told after a plan is made or changed, so its price reaches the payments provider (payments/plan-sync.ts). */
     private readonly planChanged: (apiId: string) => void = () => {},
+    /**
+     * Awaited after a plan was deleted or deactivated, so its open checkouts are closed at the
+     * provider before the owner's answer (never fails: what the provider refuses is logged).
+     */
+    private readonly planWithdrawn: (apiId: string, planId: string) => Promise<void> = async () => {},
   ) {}
 
   /** A plan of an API, for other capabilities (payments reads credit_micro and prices). */
@@ -132,6 +137,7 @@ export class PlanService {
   async update(caller: Caller, apiId: string, planId: string, fields: Partial<PlanFields>) {
     const { api } = await this.apis.access(caller, apiId, 'editor');
     let changedAny = false;
+    let withdrawn = false;
     return this.db.transaction().execute(async (trx) => {
       const before = await q.lockPlan(trx, apiId, planId, 'change');
       if (!before) throw new Problem('not_found', 'No such plan');
@@ -140,6 +146,7 @@ export class PlanService {
       const subscribers = await q.subscriberIds(trx, planId);
       if (Object.keys(changed).length === 0) return toPlanOut(before, subscribers.length, this.apis.portalUrl(api.slug));
       changedAny = true;
+      withdrawn = changed.active === false;
       const plan = await q.updatePlan(trx, apiId, planId, { ...changed, updated_at: this.clock.now() });
       if (limitFields.some((f) => f in changed)) await this.refreshPolicies(trx, apiId, subscribers);
       await this.audit.record(trx, actorOf(caller), {
@@ -151,6 +158,9 @@ export class PlanService {
         details: { ...changed },
       });
       return toPlanOut(plan, subscribers.length, this.apis.portalUrl(api.slug));
+    }).then(async (out) => {
+      if (withdrawn) await this.planWithdrawn(apiId, planId);
+      return out;
     }).finally(() => {
       if (changedAny) this.planChanged(apiId);
     });
@@ -179,6 +189,10 @@ export class PlanService {
       const updated = await q.updatePlan(trx, apiId, planId, { active: false, updated_at: this.clock.now() });
       await audit('plan.deactivate', `Deactivated plan ${plan.name}; its ${subscribers.length} subscribers keep it`);
       return { deleted: false as const, plan: toPlanOut(updated, subscribers.length, this.apis.portalUrl(api.slug)) };
+    }).then(async (out) => {
+      // Deleted or deactivated, it is no longer on sale: checkouts still open for it are closed.
+      await this.planWithdrawn(apiId, planId);
+      return out;
     });
   }
 }

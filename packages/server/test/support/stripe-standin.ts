@@ -21,6 +21,8 @@ export class StripeStandin {
   failPricesOf: number | null = null;
   /** Subscriptions whose cancellation (DELETE) the stand-in refuses, as Stripe would on an outage. */
   readonly failCancelOf = new Set<string>();
+  /** Checkout sessions paid or expired: Stripe refuses to expire them (again). */
+  readonly closedSessions = new Set<string>();
   readonly #replies = new Map<string, [number, Record<string, unknown>]>();
   #server: Server | null = null;
   #n = 0;
@@ -65,6 +67,12 @@ export class StripeStandin {
     if (post && r.path === '/v1/checkout/sessions') {
       const id = this.#id('cs');
       return [200, { id, object: 'checkout.session', mode: r.form.mode, url: `https://checkout.standin.test/${id}`, customer: r.form.customer ?? null }];
+    }
+    const expire = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(r.path);
+    if (expire && post && this.closedSessions.has(expire[1]!)) return [400, { error: { type: 'invalid_request_error', message: 'Only Checkout Sessions with a status in ["open"] can be expired.' } }];
+    if (expire && post) {
+      this.closedSessions.add(expire[1]!);
+      return [200, { id: expire[1], object: 'checkout.session', status: 'expired' }];
     }
     const sub = /^\/v1\/subscriptions\/([^/]+)$/.exec(r.path);
     if (sub && r.method === 'GET') return [200, { id: sub[1], object: 'subscription', status: 'active', items: { object: 'list', data: [{ id: `si_${sub[1]}`, object: 'subscription_item' }] } }];
