@@ -195,6 +195,10 @@ export function consolePlans(doc: OpenApiDocument, op: Operation, ids: ConsoleId
     // Fastify parses a JSON body even where the route reads none.
     add('body not JSON', fc.constantFrom('{"a":', '[1,]', '{"__proto__":{"polluted":1}}').map((text) => ({ poison: `body ${JSON.stringify(text)}`, sure: true, body: text })));
   }
+  if (!schema && !isSdk(op) && op.method !== 'GET') {
+    // An operation that takes no body refuses one, whatever it holds (console/no-body-hook.ts); only {} passes.
+    add('body where none is taken', fc.constantFrom('{"a":1}', '{"at_once":true}', '[]', 'null', '"x"', '0').map((text) => ({ poison: `body ${text} where none is taken`, sure: true, body: text })));
+  }
 
   if (op.key === 'POST /sdk/v1/usage') add('usage item hostile', usageItem(ids).map((item) => ({ poison: item.what, sure: true, body: JSON.stringify({ items: [item.item] }) })));
 
