@@ -1,5 +1,7 @@
 // The billing lifecycle end to end against a running server (`npm start`, with the development
-// provider, which is on when STRIPE_SECRET_KEY is unset), as issue 23 describes it:
+// provider, which is on when STRIPE_SECRET_KEY is unset, and the priced catalogue of platform
+// plans, PLATFORM_PLANS_FILE=packages/server/platform-plans.json: without one every API is on the
+// self-hosted plan and there is nothing to buy), as issue 23 describes it:
 // `node --import tsx scripts/billing-lifecycle-walkthrough.ts` (GATEHOUSE=http://localhost:8080;
 // CHROMIUM=/usr/bin/chromium).
 //   1. An owner buys the starter platform plan, upgrades to growth, then to scale: one live

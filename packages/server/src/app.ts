@@ -59,6 +59,7 @@ import { PlanService } from './plans/service.js';
 import { statsRoutes } from './stats/routes.js';
 import { StatsService } from './stats/service.js';
 import { sdkSyncRoutes } from './sdk-sync/routes.js';
+import { SDK_WIRE_SCHEMAS } from './sdk-sync/wire-schemas.js';
 import { SnapshotService } from './sdk-sync/snapshot.js';
 import { UsageService } from './sdk-sync/usage.js';
 import { receiptRetentionJob } from './jobs/retention.js';
@@ -284,6 +285,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   app.setNotFoundHandler((request, reply) => (isTenantFace(request.face) ? answerUnknownPath(request, reply) : sendProblem(reply, request, new Problem('not_found'))));
   app.addSchema(ErrorDetail);
   app.addSchema(ErrorModel);
+  for (const schema of SDK_WIRE_SCHEMAS) app.addSchema(schema);
   // parseOptions reach the cookie parser at run time (its types only name the serializer's options,
   // and the serializer ignores what it does not know).
   await app.register(cookie, { parseOptions: { decode: decodeCookieValue } as unknown as FastifyCookieOptions['parseOptions'] });

@@ -12582,12 +12582,23 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description An unknown, revoked or malformed hash is `{"valid": false}` */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["SdkVerifyBody"];
+                    };
+                };
+                /** @description SDK answers are JSON objects, errors too (wire protocol section 1) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SdkError"];
+                    };
                 };
             };
         };
@@ -12626,7 +12637,18 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["SnapshotBody"];
+                    };
+                };
+                /** @description SDK answers are JSON objects, errors too (wire protocol section 1) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SdkError"];
+                    };
                 };
             };
         };
@@ -12660,9 +12682,7 @@ export interface paths {
             };
             requestBody: {
                 content: {
-                    "application/json": {
-                        items: unknown[];
-                    };
+                    "application/json": components["schemas"]["SdkUsageReport"];
                 };
             };
             responses: {
@@ -12671,7 +12691,18 @@ export interface paths {
                     headers: {
                         [name: string]: unknown;
                     };
-                    content?: never;
+                    content: {
+                        "application/json": components["schemas"]["SdkUsageAnswer"];
+                    };
+                };
+                /** @description SDK answers are JSON objects, errors too (wire protocol section 1) */
+                401: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SdkError"];
+                    };
                 };
             };
         };
@@ -12705,6 +12736,155 @@ export interface components {
              * @default about:blank
              */
             type: string;
+        };
+        /** @description The platform allowance of the API this month, in the nested shape older SDKs read */
+        SdkAllowance: {
+            hard_cap: boolean;
+            limit: number;
+            /** Format: date-time */
+            period_end: string;
+            /** Format: date-time */
+            period_start: string;
+            /** @description max(0, limit - used) */
+            remaining: number;
+            used: number;
+        };
+        /** @description A customer's balance as of balance_seq (spec 2.5) */
+        SdkBalance: {
+            balance_seq: number;
+            credit_balance_micro: number;
+            id: string;
+        };
+        SdkCustomer: {
+            /** @description grows with every balance change; orders balance observations of one customer */
+            balance_seq: number;
+            credit_balance_micro: number;
+            effective: components["schemas"]["SdkEffective"];
+            id: string;
+            /** @description requests this calendar month, every status */
+            month_requests: number;
+            /** @description null exactly when usage_policy_id is */
+            policy_valid_until: string | null;
+            /** @description `pending` only with `shape=full`; otherwise a pending customer reads `suspended` */
+            status: "active" | "suspended" | "pending";
+            /**
+             * Format: uuid
+             * @description `shape=full` only: the api_key_id of usage of requests made with access tokens
+             */
+            token_key_id?: string;
+            usage_policy_id: string | null;
+        };
+        /** @description The customer's limits and price in force (spec 2.2 Effective) */
+        SdkEffective: {
+            billing_model: "payg" | "subscription" | "none";
+            /** @description null: no monthly quota; 0 blocks every request */
+            monthly_quota: number | null;
+            price_per_request_micro: number;
+            /** @description requests per second; 0 = no limit */
+            rps: number;
+            source: "custom" | "plan" | "payg";
+        };
+        /** @description SDK answers are JSON objects, errors too (wire protocol section 1) */
+        SdkError: {
+            detail?: string;
+            error: string;
+        };
+        SdkKey: {
+            /** @description a customer of the same snapshot */
+            customer_id: string;
+            /**
+             * Format: uuid
+             * @description sent back as api_key_id
+             */
+            id: string;
+            /** @description lowercase SHA-256 hex of the full API key */
+            key_hash: string;
+        };
+        /** @description `shape=full` only: a person of the sign-in service and the customer their calls are metered to */
+        SdkMember: {
+            customer_id: string;
+            person_id: string;
+        };
+        SdkResourceServer: {
+            permissions: string[];
+            resource: string;
+        };
+        /** @description `shape=full` only: what a server needs to accept the API's access tokens */
+        SdkSignin: {
+            /** @description the API's issuer identifier: tokens' `iss`, and where its JWKS is (`/oauth/jwks`) */
+            issuer: string;
+            servers: components["schemas"]["SdkResourceServer"][];
+        };
+        SdkUsageAnswer: {
+            results: components["schemas"]["SdkUsageResult"][];
+        };
+        /** @description Unknown properties are ignored. A bad item is rejected alone, never the report. */
+        SdkUsageItem: {
+            /**
+             * Format: uuid
+             * @description a UUID
+             */
+            api_key_id: string;
+            /** @description an integer from 1 to 10000000 */
+            count: number;
+            /** @description a UUID (or an older SDK key of up to 128 letters, digits and ._:-) */
+            idempotency_key: string;
+            /** @description a UTC hour like 2026-08-04T00:00:00Z */
+            period_start: string;
+            /** @description an integer from 100 to 599 */
+            status_code: number;
+            /** @description a UUID when present */
+            usage_policy_id?: string | null;
+        };
+        SdkUsageReport: {
+            items: components["schemas"]["SdkUsageItem"][];
+        };
+        SdkUsageResult: {
+            detail?: string;
+            /** @description as the item sent it */
+            idempotency_key: string;
+            status: "accepted" | "duplicate" | "rejected";
+        };
+        /** @description An unknown, revoked or malformed hash is `{"valid": false}` */
+        SdkVerifyBody: {
+            /** @enum {boolean} */
+            valid: false;
+        } | {
+            billable_status_codes: number[];
+            customer: components["schemas"]["SdkCustomer"];
+            /** Format: uuid */
+            key_id: string;
+            /** @enum {boolean} */
+            valid: true;
+        };
+        SnapshotBody: {
+            /** @description responses with these statuses are charged; every status is reported, since all count toward quotas */
+            billable_status_codes: number[];
+            customers: components["schemas"]["SdkCustomer"][];
+            /**
+             * Format: date-time
+             * @description rises strictly per API
+             */
+            generated_at: string;
+            /** @description every key names a customer of this snapshot */
+            keys: components["schemas"]["SdkKey"][];
+            members?: components["schemas"]["SdkMember"][];
+            platform_hard_cap: boolean;
+            platform_monthly_allowance: components["schemas"]["SdkAllowance"];
+            platform_monthly_limit: number;
+            /** @description max(0, limit - used) */
+            platform_monthly_remaining: number;
+            platform_monthly_used: number;
+            /**
+             * Format: date-time
+             * @description the first instant of next month (UTC), fixed for the period
+             */
+            platform_period_end: string;
+            signin?: components["schemas"]["SdkSignin"];
+            tenant_id: string;
+            tenant_name: string;
+            /** @description suspended: every customer reads suspended */
+            tenant_status: "active" | "suspended";
         };
     };
     responses: never;

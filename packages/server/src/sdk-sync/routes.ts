@@ -5,6 +5,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiRow, ApiService } from '../apis/service.js';
 import type { SnapshotService } from './snapshot.js';
 import type { UsageService } from './usage.js';
+import * as wire from './wire-schemas.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,6 +32,10 @@ export function sdkSyncRoutes(deps: { apis: ApiService; snapshots: SnapshotServi
     });
     const full = (request: FastifyRequest) => (request.query as { shape?: string }).shape === 'full';
     const tags = ['sdk'];
+    // The records are described (wire-schemas.ts), never used to serialize: SDKs get exactly what
+    // JSON.stringify writes, as before the OpenAPI document described them.
+    const asWritten = { serializerCompiler: () => (data: unknown) => JSON.stringify(data) };
+    const refused = { 401: Type.Ref(wire.SdkError) };
 
     app.get('/sdk/v1/snapshot', {
       schema: {
@@ -38,15 +43,18 @@ export function sdkSyncRoutes(deps: { apis: ApiService; snapshots: SnapshotServi
         summary: 'Customers, key hashes, balances and policy for an SDK',
         description: 'Stamped with a strictly rising generated_at. `shape=full` adds the pending status the spec knows. Answers 304 to a matching If-None-Match.',
         querystring: Type.Object({ shape: Type.Optional(Type.Union([Type.Literal('full'), Type.Literal('wire')])) }),
+        response: { 200: Type.Ref(wire.SnapshotBody), ...refused },
         security: [{ sdkSecret: [] }],
       },
+      ...asWritten,
     }, async (request, reply) => {
       const api = request.sdkApi!;
       const built = await deps.snapshots.build(api, full(request));
       await deps.apis.recordSdkVisit(api, String(request.headers['user-agent'] ?? ''));
       reply.header('etag', built.etag).header('cache-control', 'no-store');
-      if (request.headers['if-none-match'] === built.etag) return reply.status(304).send();
-      return reply.type('application/json').send(built.json);
+      if (request.headers['if-none-match'] === built.etag) return reply.status(304).send(undefined as never);
+      // The text already written (snapshot.ts), sent as is: a string is never serialized again.
+      return reply.type('application/json').send(built.json as never);
     });
 
     app.get('/sdk/v1/keys/verify', {
@@ -61,8 +69,10 @@ export function sdkSyncRoutes(deps: { apis: ApiService; snapshots: SnapshotServi
           key_hash: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
           shape: Type.Optional(Type.String({ maxLength: 10 })),
         }, { [TEXT_RULE_IN_HANDLER]: 'a key_hash that is not 64 hex digits is not a key: 200 {"valid": false}' }),
+        response: { 200: Type.Ref(wire.VerifyBody), ...refused },
         security: [{ sdkSecret: [] }],
       },
+      ...asWritten,
     }, async (request, reply) => {
       reply.header('cache-control', 'no-store');
       const keyHash = typeof request.query.key_hash === 'string' ? request.query.key_hash : '';
@@ -79,9 +89,13 @@ export function sdkSyncRoutes(deps: { apis: ApiService; snapshots: SnapshotServi
         // 4xx for the whole report would make SDKs split it and dead-letter good items.
         // The text rule too: every field the item parser reads must match a pattern that admits no
         // NUL or lone surrogate, and fields it does not read are ignored (wire protocol section 4).
+        // The document shows SdkUsageReport, whose items are SdkUsageItem (swaggerTransform below).
         body: Type.Object({ items: Type.Array(Type.Unknown(), { maxItems: 10000 }) }, { [TEXT_RULE_IN_HANDLER]: 'each item is checked alone and rejected alone' }),
+        response: { 200: Type.Ref(wire.UsageAnswer), ...refused },
         security: [{ sdkSecret: [] }],
       },
+      config: { swaggerTransform: ({ schema, url }) => ({ schema: { ...schema, body: Type.Ref(wire.UsageReport) }, url }) },
+      ...asWritten,
     }, async (request) => ({ results: await deps.usage.ingest(request.sdkApi!.id, request.body.items) }));
   };
 }

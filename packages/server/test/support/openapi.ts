@@ -74,6 +74,21 @@ function resolve(schema: JsonSchema, doc: OpenApiDocument): JsonSchema {
   return resolve(target, doc);
 }
 
+/**
+ * The schema with every `#/components/schemas/…` reference replaced by what it names, so a
+ * validator compiled from it alone resolves them (the document's schemas have no cycles).
+ */
+export function inlineRefs(schema: JsonSchema, doc: OpenApiDocument): JsonSchema {
+  const walk = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(walk);
+    if (value === null || typeof value !== 'object') return value;
+    const ref = (value as JsonSchema).$ref;
+    if (ref) return walk(resolve(value as JsonSchema, doc));
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, walk(item)]));
+  };
+  return walk(schema) as JsonSchema;
+}
+
 /** Thrown when no valid sample can be made from a schema alone (a pattern, say). */
 export class NoSampleError extends Error {}
 

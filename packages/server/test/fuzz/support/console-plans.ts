@@ -3,7 +3,7 @@
 // element put in per request. Every request carries at least one element a rule refuses (the
 // schema, well-formed text, the credentials), so a request that changes anything is a defect.
 import fc from 'fast-check';
-import { jsonBodySchema, type JsonSchema, type OpenApiDocument, type OpenApiParameter, type Operation } from '../../support/openapi.js';
+import { inlineRefs, jsonBodySchema, type JsonSchema, type OpenApiDocument, type OpenApiParameter, type Operation } from '../../support/openapi.js';
 import {
   badPercent, deepNesting, NOT_UTF8_REFUSED, oddCookieValue, forgedCursor, hugeArray, NUL, oddAuthorization, outOfRange, outOfRangeDate, overLong, RawJson, toJsonText, unknownKey, withNul, withSurrogate, wrongTypeFor,
 } from './hostile.js';
@@ -96,7 +96,9 @@ const encode = (value: string) => encodeURIComponent(value);
 export function consolePlans(doc: OpenApiDocument, op: Operation, ids: ConsoleIds, credential: Credential): Plan[] {
   const pathParams = params(op, 'path');
   const queryParams = params(op, 'query');
-  const schema = jsonBodySchema(op.operation);
+  // References inlined: the usage report names its items' schema (SdkUsageItem).
+  const documented = jsonBodySchema(op.operation);
+  const schema = documented ? inlineRefs(documented, doc) : null;
   const baseBody = schema ? (BASE_BODIES[op.key] ?? sampleFor(schema, doc)) : undefined;
   const values = Object.fromEntries(pathParams.map((p) => [p.name, pathValue(op, p.name, ids)]));
   const pathWith = (name?: string, raw?: string) => op.path.replace(/\{(\w+)\}/g, (_, param: string) => (param === name ? raw! : encode(values[param]!)));
@@ -192,6 +194,10 @@ export function consolePlans(doc: OpenApiDocument, op: Operation, ids: ConsoleId
   } else if (op.method !== 'GET' && op.method !== 'DELETE') {
     // Fastify parses a JSON body even where the route reads none.
     add('body not JSON', fc.constantFrom('{"a":', '[1,]', '{"__proto__":{"polluted":1}}').map((text) => ({ poison: `body ${JSON.stringify(text)}`, sure: true, body: text })));
+  }
+  if (!schema && !isSdk(op) && op.method !== 'GET') {
+    // An operation that takes no body refuses one, whatever it holds (console/no-body-hook.ts); only {} passes.
+    add('body where none is taken', fc.constantFrom('{"a":1}', '{"at_once":true}', '[]', 'null', '"x"', '0').map((text) => ({ poison: `body ${text} where none is taken`, sure: true, body: text })));
   }
 
   if (op.key === 'POST /sdk/v1/usage') add('usage item hostile', usageItem(ids).map((item) => ({ poison: item.what, sure: true, body: JSON.stringify({ items: [item.item] }) })));
