@@ -28,11 +28,17 @@ async function openCheckout(name: string) {
   assert.ok(checkout.ok, JSON.stringify(checkout));
   return { plan, customer, url: checkout.value.url };
 }
+/**
+ * The checkout stays payable although its plan goes away, as when the provider failed to expire
+ * it: the service has it marked done, so withdrawing the plan asks the provider nothing.
+ */
+const keepPayable = (url: string) => sql`update payment_checkouts set expired_at = now() where session_id = ${url.split('/').at(-1)!}`.execute(t.services.db);
 const devObjects = async (kind: string, customerId: string) =>
   (await sql<{ data: Record<string, unknown> }>`select data from dev_payment_objects where kind = ${kind} and data->'metadata'->>'gh_customer' = ${customerId}`.execute(t.services.db)).rows.map((r) => r.data);
 
 test('paid after the plan was deleted: the subscription is canceled at once and the payment refunded; no plan, no credit', async () => {
   const { plan, customer, url } = await openCheckout('Vanishing');
+  await keepPayable(url);
   assert.equal((await api.owner.client.delete(`/apis/${api.apiId}/plans/${plan.id}`)).status, 204);
   assert.equal((await clickDevCheckout(url, 'pay')).status, 303);
   const [subscription] = await devObjects('subscription', customer.id);
@@ -50,6 +56,7 @@ test('paid after the plan was deleted: the subscription is canceled at once and 
 
 test('paid after the plan was deactivated: honoured (the plan applies, its credit is added); it cannot be deleted while subscribed', async () => {
   const { plan, customer, url } = await openCheckout('Retiring');
+  await keepPayable(url);
   const deactivated = await api.owner.client.patch(`/apis/${api.apiId}/plans/${plan.id}`, { active: false });
   assert.equal(deactivated.status, 200, deactivated.text);
   await clickDevCheckout(url, 'pay');
@@ -60,4 +67,25 @@ test('paid after the plan was deactivated: honoured (the plan applies, its credi
   assert.equal(removed.status, 200, removed.text);
   assert.equal(removed.body.active, false);
   assert.ok((await api.owner.client.get(`/apis/${api.apiId}/plans`)).body.plans.some((p: { id: string }) => p.id === plan.id));
+});
+
+test('a plan deleted or deactivated: its checkouts still open are expired, and their pages refuse to take a payment', async () => {
+  const deleted = await openCheckout('Withdrawn');
+  const deactivated = await openCheckout('Paused');
+  assert.equal((await api.owner.client.delete(`/apis/${api.apiId}/plans/${deleted.plan.id}`)).status, 204);
+  assert.equal((await api.owner.client.patch(`/apis/${api.apiId}/plans/${deactivated.plan.id}`, { active: false })).status, 200);
+  for (const { url, customer } of [deleted, deactivated]) {
+    const page = await fetch(url);
+    assert.equal(page.status, 410);
+    assert.match(await page.text(), /This checkout has expired/);
+    const [session] = await devObjects('checkout', customer.id);
+    assert.equal(session!.status, 'expired');
+    // Posting the pay button anyway (a page left open) takes nothing.
+    const sessionId = url.split('/').at(-1)!;
+    assert.equal(await t.services.devProvider!.completeCheckout(sessionId), null);
+    assert.deepEqual(await devObjects('subscription', customer.id), []);
+  }
+  // Another plan's checkout is untouched.
+  const other = await openCheckout('Still On Sale');
+  assert.equal((await fetch(other.url)).status, 200);
 });

@@ -301,3 +301,35 @@ test('auto-recharge: a setup checkout saves the card (setup_intent.succeeded); a
   const ledger = (await api.owner.client.get(`/apis/${api.apiId}/ledger?customer_id=${customer.id}`)).body.entries.filter((e: { kind: string }) => e.kind === 'auto_recharge');
   assert.deepEqual(ledger.map((e: { ref: string }) => e.ref), [charged.value.paymentIntentId]);
 });
+
+test('a plan deleted or deactivated: its checkouts still open are expired at Stripe, on its connected account; one already closed is left alone', async () => {
+  const open = async (name: string) => {
+    const plan = (await api.owner.client.post(`/apis/${api.apiId}/plans`, { name, price_monthly_cents: 1500, credit_micro: 1_000_000 })).body;
+    await t.services.payments.syncPlans(api.apiId);
+    const customer = await createCustomer(t, api);
+    stripe.log.length = 0;
+    assert.ok((await t.services.payments.checkoutSubscription({ apiId: api.apiId, customerId: customer.id, planId: plan.id, ...urls })).ok);
+    const created = stripe.log.find((r) => r.path === '/v1/checkout/sessions')!;
+    return { plan, sessionId: stripe.lastSessionId!, account: created.account };
+  };
+  const gone = await open('Gone Soon');
+  const kept = await open('Kept On Sale');
+  stripe.log.length = 0;
+  assert.equal((await api.owner.client.delete(`/apis/${api.apiId}/plans/${gone.plan.id}`)).status, 204);
+  assert.deepEqual(stripe.calls(), [`POST /v1/checkout/sessions/${gone.sessionId}/expire`], 'only the deleted plan\'s checkout');
+  assert.equal(stripe.log[0]!.account, gone.account);
+  // Deactivating the other: its checkout expires too; a second withdrawal asks nothing again.
+  stripe.log.length = 0;
+  assert.equal((await api.owner.client.patch(`/apis/${api.apiId}/plans/${kept.plan.id}`, { active: false })).status, 200);
+  assert.deepEqual(stripe.calls(), [`POST /v1/checkout/sessions/${kept.sessionId}/expire`]);
+  stripe.log.length = 0;
+  assert.equal((await api.owner.client.patch(`/apis/${api.apiId}/plans/${kept.plan.id}`, { active: true })).status, 200);
+  assert.equal((await api.owner.client.patch(`/apis/${api.apiId}/plans/${kept.plan.id}`, { active: false })).status, 200);
+  assert.deepEqual(stripe.calls().filter((call) => call.endsWith('/expire')), []);
+  // A session Stripe will not expire (paid meanwhile) is not an error of the plan's deletion.
+  const paid = await open('Paid Meanwhile');
+  stripe.closedSessions.add(paid.sessionId);
+  stripe.log.length = 0;
+  assert.equal((await api.owner.client.delete(`/apis/${api.apiId}/plans/${paid.plan.id}`)).status, 204);
+  assert.deepEqual(stripe.calls(), [`POST /v1/checkout/sessions/${paid.sessionId}/expire`]);
+});

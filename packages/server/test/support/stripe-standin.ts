@@ -21,6 +21,8 @@ export class StripeStandin {
   failPricesOf: number | null = null;
   /** Subscriptions whose cancellation (DELETE) the stand-in refuses, as Stripe would on an outage. */
   readonly failCancelOf = new Set<string>();
+  /** The id of the last checkout session made. */
+  lastSessionId: string | null = null;
   /** Checkout sessions paid or expired: Stripe refuses to expire them (again). */
   readonly closedSessions = new Set<string>();
   readonly #replies = new Map<string, [number, Record<string, unknown>]>();
@@ -66,6 +68,7 @@ export class StripeStandin {
     if (post && r.path === '/v1/customers') return [200, { id: this.#id('cus'), object: 'customer', email: r.form.email }];
     if (post && r.path === '/v1/checkout/sessions') {
       const id = this.#id('cs');
+      this.lastSessionId = id;
       return [200, { id, object: 'checkout.session', mode: r.form.mode, url: `https://checkout.standin.test/${id}`, customer: r.form.customer ?? null }];
     }
     const expire = /^\/v1\/checkout\/sessions\/([^/]+)\/expire$/.exec(r.path);
