@@ -29,6 +29,7 @@ import { decodeCookieValue } from './platform/http/cookies.js';
 import { installJsonParser } from './platform/http/json-body.js';
 import { installProblemHandler, sendProblem } from './platform/http/problem-handler.js';
 import { validatorCompiler, validatorCompilerOnFirstUse } from './platform/http/validation.js';
+import { serializersOnFirstUse } from './platform/http/serializers-on-first-use.js';
 import { MailOutbox } from './platform/mail/outbox.js';
 import { devOutboxTransport, smtpTransport, type MailTransport } from './platform/mail/transport.js';
 import { createMetrics } from './platform/metrics.js';
@@ -133,6 +134,8 @@ export interface AppDeps {
   logger?: boolean;
   /** Tests: each route's validators compiled on its first request, not at start (they start hundreds of apps). */
   compileValidatorsOnFirstUse?: boolean;
+  /** Tests: each route's response serializers compiled on first use, not at start (the same reason). */
+  compileSerializersOnFirstUse?: boolean;
 }
 
 /** The composition root: one typed services object, built once and handed to the routes. */
@@ -248,6 +251,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT,
     genReqId: () => randomUUID(),
+    schemaController: deps.compileSerializersOnFirstUse ? { compilersFactory: { buildSerializer: serializersOnFirstUse() } } : undefined,
     forceCloseConnections: 'idle',
     // Request timeouts and the per-address connection cap (docs/operations.md).
     serverFactory: httpServerFactory(config),

@@ -109,7 +109,7 @@ export async function startTestApp(env: Record<string, string> = {}): Promise<Te
       ...env,
     });
     // Metadata documents of tests are served over https by test/support/test-ca.ts servers.
-    const { app, services } = await buildApp({ config, database, clock, redis, rateLimitPrefix: `test-${randomBytes(6).toString('hex')}`, outboundTestCa: testCa().certPem, compileValidatorsOnFirstUse: true });
+    const { app, services } = await buildApp({ config, database, clock, redis, rateLimitPrefix: `test-${randomBytes(6).toString('hex')}`, outboundTestCa: testCa().certPem, compileValidatorsOnFirstUse: true, compileSerializersOnFirstUse: true });
     try {
       await app.listen({ port, host: '127.0.0.1' });
     } catch (error) {
