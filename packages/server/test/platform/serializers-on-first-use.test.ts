@@ -38,7 +38,7 @@ test('serializers compiled on first use write what the ones compiled at start wr
 test('a response schema that cannot compile stops a server at start, and a test app at first use', async () => {
   const broken = { type: 'object', properties: { shared: { $ref: 'Missing#' } } };
   const server = appWith(false, broken);
-  await assert.rejects(server.ready(), /Missing/);
+  await assert.rejects(async () => { await server.ready(); }, /Missing/);
   const tests = appWith(true, broken);
   await tests.ready();
   const answered = await tests.inject({ url: '/thing' });

@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
 
 type Serialize = (data: unknown) => string;
-type CompileSerializer = (route: { schema: unknown; method: string; url: string; httpStatus: string; contentType?: string }) => Serialize;
+// The shapes of Fastify's SerializerFactory (@fastify/fast-json-stringify-compiler's types).
+type CompileSerializer = (route: { schema?: unknown; method: string; url: string; httpStatus: string }) => Serialize;
 type BuildSerializer = (externalSchemas: unknown, serializerOpts: unknown) => CompileSerializer;
 
 /**
