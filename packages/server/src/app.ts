@@ -136,6 +136,8 @@ export interface AppDeps {
   compileValidatorsOnFirstUse?: boolean;
   /** Tests: each route's response serializers compiled on first use, not at start (the same reason). */
   compileSerializersOnFirstUse?: boolean;
+  /** Tests: how long a plugin may take to register (Fastify's default, 10 s of wall time, fails app starts on a machine busy with other work). */
+  pluginTimeoutMs?: number;
 }
 
 /** The composition root: one typed services object, built once and handed to the routes. */
@@ -251,6 +253,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT,
     genReqId: () => randomUUID(),
+    ...(deps.pluginTimeoutMs === undefined ? {} : { pluginTimeout: deps.pluginTimeoutMs }),
     schemaController: deps.compileSerializersOnFirstUse ? { compilersFactory: { buildSerializer: serializersOnFirstUse() } } : undefined,
     forceCloseConnections: 'idle',
     // Request timeouts and the per-address connection cap (docs/operations.md).
