@@ -173,7 +173,7 @@ for (const db of databases) {
     env: { ...process.env, GH_TEST_DB: db, GH_PGLITE_TEMPLATE: template, ...(pgTemplate ? { GH_PG_TEMPLATE: pgTemplate } : {}) },
     scratch,
     onDone: (result) => {
-      process.stdout.write(`\n${result.ok ? '✔' : '✖'} ${result.file} (${seconds(result.wallMs)}, ${result.tests} tests)\n${result.ok ? indent(result.output) : result.output}`);
+      process.stdout.write(`\n${result.ok ? '✔' : '✖'} ${result.file} (${seconds(result.wallMs)}, CPU ${seconds(result.cpuMs)}, ${result.tests} tests)\n${result.ok ? indent(result.output) : result.output}`);
     },
   });
   const wallMs = performance.now() - started;

@@ -140,6 +140,8 @@ export interface AppDeps {
    * hundreds of apps). A test sets it to prove every schema compiles.
    */
   compileSchemasAtStart?: boolean;
+  /** Tests: how long a plugin may take to register (Fastify's default, 10 s of wall time, fails app starts on a machine busy with other work). */
+  pluginTimeoutMs?: number;
 }
 
 /** The composition root: one typed services object, built once and handed to the routes. */
@@ -255,6 +257,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
     trustProxy: config.trustProxy,
     bodyLimit: BODY_LIMIT,
     genReqId: () => randomUUID(),
+    ...(deps.pluginTimeoutMs === undefined ? {} : { pluginTimeout: deps.pluginTimeoutMs }),
     forceCloseConnections: 'idle',
     // Request timeouts and the per-address connection cap (docs/operations.md).
     serverFactory: httpServerFactory(config),

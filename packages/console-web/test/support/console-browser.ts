@@ -81,7 +81,9 @@ export async function signInContext(f: ConsoleFixture, cp: ConsolePage, email: s
  * debugging protocol, which the page's Content-Security-Policy does not govern.
  */
 export async function checkAccessibility(page: Page, label: string) {
-  await page.evaluate(axeSource);
+  // Once per document: the console is a single-page app, so axe (half a megabyte of script sent
+  // over the debugging protocol) stays loaded between the checks of one journey.
+  if (!(await page.evaluate('typeof globalThis.axe?.run === "function"'))) await page.evaluate(axeSource);
   const result = await page.evaluate(async () => {
     const axe = (globalThis as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: unknown }[] }[] }> } }).axe;
     return axe.run((globalThis as unknown as { document: unknown }).document, { resultTypes: ['violations'] });
