@@ -47,15 +47,20 @@ begin
     where s.seq is not null or s.removed <> excluded.removed;
 end $$;
 
--- At commit, once per row written above: numbers it from the API's counter. The counter row is
+-- At commit, once per row written above. The first event of the API in this transaction numbers
+-- every row it left waiting, in one statement, and moves the counter once: updating one counter row
+-- once per change would make a transaction of many changes (a plan's terms changed for all its
+-- customers) quadratic, each update walking the versions the ones before it left. The counter row is
 -- locked until the commit ends, so the next transaction of the API numbers its changes only after
--- this one is visible to everyone.
+-- this one is visible to everyone. Rows of other open transactions are invisible here, and rows they
+-- changed are seen as committed (numbered), so only this transaction's rows are numbered.
 create function sdk_change_number() returns trigger
 language plpgsql as $$
 declare
-  next_seq bigint;
+  waiting bigint;
+  top bigint;
 begin
-  -- Numbered already by an earlier event of this transaction (the row was written twice).
+  -- Numbered already by an earlier event of this transaction.
   perform 1 from sdk_changes where api_id = new.api_id and kind = new.kind and object_id = new.object_id and seq is null;
   if not found then
     return null;
@@ -67,11 +72,18 @@ begin
     delete from sdk_change_counters where api_id = new.api_id;
     return null;
   end if;
-  insert into sdk_change_counters as c (api_id, seq) values (new.api_id, 1)
-    on conflict (api_id) do update set seq = c.seq + 1
-    returning c.seq into next_seq;
-  update sdk_changes set seq = next_seq, changed_at = now()
-    where api_id = new.api_id and kind = new.kind and object_id = new.object_id;
+  -- A customer sent whole carries its balance: a balance change beside it (a new customer's welcome
+  -- credit) would only take a place in a page.
+  delete from sdk_changes b where b.api_id = new.api_id and b.kind = 'balance' and b.seq is null
+    and exists (select 1 from sdk_changes c where c.api_id = new.api_id and c.kind = 'customer' and c.object_id = b.object_id and c.seq is null);
+  select count(*) into waiting from sdk_changes where api_id = new.api_id and seq is null;
+  insert into sdk_change_counters as c (api_id, seq) values (new.api_id, waiting)
+    on conflict (api_id) do update set seq = c.seq + waiting
+    returning c.seq into top;
+  update sdk_changes s set seq = top - waiting + w.n, changed_at = now()
+    from (select kind, object_id, row_number() over (order by kind, object_id) as n
+          from sdk_changes where api_id = new.api_id and seq is null) w
+    where s.api_id = new.api_id and s.kind = w.kind and s.object_id = w.object_id;
   return null;
 end $$;
 
