@@ -35,36 +35,45 @@ create table sdk_changes (
 create index sdk_changes_seq on sdk_changes (api_id, seq);
 create index sdk_changes_tombstones on sdk_changes (changed_at) where removed;
 
+-- One row per transaction and API with changes: its deferred trigger numbers them at commit. Rows
+-- live from the first change of the transaction to its commit, and are deleted there.
+create table sdk_change_commits (api_id text not null);
+
 -- Marks an object changed in this transaction (numbered at commit). A row already waiting for its
 -- number in this transaction is left alone: the hot path (a usage report moving a balance) writes
--- it once per transaction however many times the balance moves.
+-- it once per transaction however many times the balance moves. The first change of an API in a
+-- transaction also leaves the row that numbers them at commit; a transaction-local setting
+-- remembers it (rolled back with a savepoint, as the row is), so later changes need no query.
 create function sdk_change_record(p_api text, p_kind text, p_object text, p_removed boolean) returns void
 language plpgsql as $$
+declare
+  marked text := coalesce(current_setting('gatehouse.sdk_change_apis', true), '');
 begin
   insert into sdk_changes as s (api_id, kind, object_id, seq, removed, changed_at)
   values (p_api, p_kind, p_object, null, p_removed, now())
   on conflict (api_id, kind, object_id) do update set seq = null, removed = excluded.removed, changed_at = excluded.changed_at
     where s.seq is not null or s.removed <> excluded.removed;
+  if position(' ' || p_api || ' ' in marked) = 0 then
+    perform set_config('gatehouse.sdk_change_apis', marked || ' ' || p_api || ' ', true);
+    insert into sdk_change_commits (api_id) values (p_api);
+  end if;
 end $$;
 
--- At commit, once per row written above. The first event of the API in this transaction numbers
--- every row it left waiting, in one statement, and moves the counter once: updating one counter row
--- once per change would make a transaction of many changes (a plan's terms changed for all its
--- customers) quadratic, each update walking the versions the ones before it left. The counter row is
--- locked until the commit ends, so the next transaction of the API numbers its changes only after
--- this one is visible to everyone. Rows of other open transactions are invisible here, and rows they
--- changed are seen as committed (numbered), so only this transaction's rows are numbered.
+-- At commit, once per transaction and API: numbers every row the transaction left waiting, and moves
+-- the counter once (updating one counter row once per change would make a transaction of many
+-- changes quadratic, each update walking the versions the ones before it left).
+-- The counter row is locked until the commit ends, so the next transaction of the API numbers its
+-- changes only after this one is visible to everyone. Rows of other open transactions are invisible
+-- here, and rows they changed are seen as committed (numbered): only this transaction's are numbered.
 create function sdk_change_number() returns trigger
 language plpgsql as $$
 declare
   waiting bigint;
   top bigint;
+  top_seq bigint;
+  r record;
 begin
-  -- Numbered already by an earlier event of this transaction.
-  perform 1 from sdk_changes where api_id = new.api_id and kind = new.kind and object_id = new.object_id and seq is null;
-  if not found then
-    return null;
-  end if;
+  delete from sdk_change_commits where api_id = new.api_id;
   -- The API was deleted (in this transaction, or by one committed meanwhile): nothing to follow.
   perform 1 from apis where id = new.api_id;
   if not found then
@@ -72,25 +81,27 @@ begin
     delete from sdk_change_counters where api_id = new.api_id;
     return null;
   end if;
-  -- A customer sent whole carries its balance: a balance change beside it (a new customer's welcome
-  -- credit) would only take a place in a page.
-  delete from sdk_changes b where b.api_id = new.api_id and b.kind = 'balance' and b.seq is null
-    and exists (select 1 from sdk_changes c where c.api_id = new.api_id and c.kind = 'customer' and c.object_id = b.object_id and c.seq is null);
   select count(*) into waiting from sdk_changes where api_id = new.api_id and seq is null;
+  if waiting = 0 then
+    return null;
+  end if;
   insert into sdk_change_counters as c (api_id, seq) values (new.api_id, waiting)
     on conflict (api_id) do update set seq = c.seq + waiting
     returning c.seq into top;
-  update sdk_changes s set seq = top - waiting + w.n, changed_at = now()
-    from (select kind, object_id, row_number() over (order by kind, object_id) as n
-          from sdk_changes where api_id = new.api_id and seq is null) w
-    where s.api_id = new.api_id and s.kind = w.kind and s.object_id = w.object_id;
+  -- One row at a time by its key: a statement joining the waiting rows to themselves was planned
+  -- from statistics that see no waiting row at all (they are all numbered when ANALYZE looks), and
+  -- took seconds for a thousand rows.
+  for r in select kind, object_id from sdk_changes where api_id = new.api_id and seq is null order by kind, object_id loop
+    top_seq := top - waiting + 1;
+    waiting := waiting - 1;
+    update sdk_changes set seq = top_seq, changed_at = now() where api_id = new.api_id and kind = r.kind and object_id = r.object_id;
+  end loop;
   return null;
 end $$;
 
-create constraint trigger sdk_changes_number after insert or update on sdk_changes
+create constraint trigger sdk_change_commits_number after insert on sdk_change_commits
   deferrable initially deferred
-  for each row when (new.seq is null)
-  execute function sdk_change_number();
+  for each row execute function sdk_change_number();
 
 -- Customers: a new one, a change of status, policy (price and limits, plan) or token key id, a
 -- balance move, and removal (archived or deleted) leaving a tombstone. A change of the whole record
@@ -114,7 +125,12 @@ begin
       or new.usage_policy_id is distinct from old.usage_policy_id or new.token_key_id is distinct from old.token_key_id then
     perform sdk_change_record(new.api_id, 'customer', new.id, false);
   else
-    perform sdk_change_record(new.api_id, 'balance', new.id, false);
+    -- A customer sent whole in this transaction (a new one and its welcome credit) carries its
+    -- balance: a balance change beside it would only take a place in a page.
+    perform 1 from sdk_changes where api_id = new.api_id and kind = 'customer' and object_id = new.id and seq is null;
+    if not found then
+      perform sdk_change_record(new.api_id, 'balance', new.id, false);
+    end if;
   end if;
   return null;
 end $$;
