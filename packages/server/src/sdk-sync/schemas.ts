@@ -48,7 +48,7 @@ export const MAX_CHANGES_LIMIT = 10_000;
 export const DEFAULT_CHANGES_LIMIT = 1_000;
 
 export const ChangesQuery = Type.Object({
-  since: Type.String({ pattern: '^(0|[1-9][0-9]{0,14})$', description: "a cursor: a snapshot's sync_cursor or a previous answer's cursor" }),
+  since: Type.String({ maxLength: 15, pattern: '^(0|[1-9][0-9]{0,14})$', description: "a cursor: a snapshot's sync_cursor or a previous answer's cursor" }),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_CHANGES_LIMIT, default: DEFAULT_CHANGES_LIMIT, description: 'changed objects per answer' })),
   shape: Type.Optional(Type.Union([Type.Literal('full'), Type.Literal('wire')])),
 });
