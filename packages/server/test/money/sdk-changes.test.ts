@@ -312,6 +312,21 @@ test('changes: a change committed late is not skipped by a reader who read in be
   assert.deepEqual(ids(whole.customers), [y.id, x.id], 'in the order of the commits');
 });
 
+test('changes: deleting an API leaves nothing of its changes behind', async () => {
+  const f = await createApi(t, { name: 'Deleted API' }, owner);
+  const c = await createCustomer(t, f, 'Gone With It');
+  await createKey(f, c.id);
+  const count = async () => {
+    const rows = await sql<{ n: number }>`select (select count(*) from sdk_changes where api_id = ${f.apiId}) + (select count(*) from sdk_change_counters where api_id = ${f.apiId}) + (select count(*) from sdk_change_commits where api_id = ${f.apiId}) as n`.execute(t.database.db);
+    return Number(rows.rows[0]!.n);
+  };
+  assert.ok((await count()) > 0, 'the API has changes on record');
+  const deleted = await f.owner.client.delete(`/apis/${f.apiId}`);
+  assert.ok(deleted.status < 300, deleted.text);
+  assert.equal(await count(), 0, 'its rows went with it, in the same transaction');
+  assert.equal((await sdkRequest(t, f.secret, 'GET', '/sdk/v1/changes?since=0')).status, 401);
+});
+
 // Last: it moves the clock a week on.
 test('changes: tombstones are kept 7 days; then a cursor from before them answers 410, and the snapshot gives a new one', async () => {
   const f = await createApi(t, { name: 'Tombstones' }, owner);
