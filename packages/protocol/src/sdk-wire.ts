@@ -84,6 +84,50 @@ export interface SnapshotBody {
    * are metered to; every customer named is in `customers`.
    */
   members?: WireMember[];
+  /**
+   * Where to follow changes from (`GET /sdk/v1/changes?since=`): every change up to it is in this
+   * snapshot, none after. An opaque string of decimal digits; SDKs that do not follow ignore it.
+   */
+  sync_cursor?: string;
+}
+
+/** A customer whose balance moved (spec 2.5 SdkBalance); order observations by balance_seq. */
+export interface WireBalance {
+  id: string;
+  credit_balance_micro: number;
+  balance_seq: number;
+}
+
+/**
+ * GET /sdk/v1/changes: what changed after a cursor, each object at most once with its newest
+ * state, and the API's terms and platform numbers as a snapshot carries them.
+ */
+export interface ChangesBody {
+  /** Pass it as `since` next time. */
+  cursor: string;
+  /** More changes are waiting: ask again at once with `cursor`. */
+  has_more: boolean;
+  generated_at: string;
+  tenant_id: string;
+  tenant_name: string;
+  tenant_status: 'active' | 'suspended';
+  billable_status_codes: number[];
+  platform_monthly_limit: number;
+  platform_monthly_used: number;
+  platform_monthly_remaining: number;
+  platform_period_end: string;
+  platform_hard_cap: boolean;
+  platform_monthly_allowance: WireAllowance;
+  /** Customers added or changed (status, policy, plan, limits), with their balances. */
+  customers: WireCustomer[];
+  /** Keys added. */
+  keys: WireKey[];
+  /** Keys revoked or deleted: drop them. */
+  removed_keys: string[];
+  /** Customers removed (archived or deleted): drop them and their keys. */
+  removed_customers: string[];
+  /** Balances that moved, of customers not in `customers` of the same answer. */
+  balances: WireBalance[];
 }
 
 export type VerifyBody =

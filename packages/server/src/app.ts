@@ -59,10 +59,11 @@ import { PlanService } from './plans/service.js';
 import { statsRoutes } from './stats/routes.js';
 import { StatsService } from './stats/service.js';
 import { sdkSyncRoutes } from './sdk-sync/routes.js';
+import { ChangeService } from './sdk-sync/changes.js';
 import { SDK_WIRE_SCHEMAS } from './sdk-sync/wire-schemas.js';
 import { SnapshotService } from './sdk-sync/snapshot.js';
 import { UsageService } from './sdk-sync/usage.js';
-import { receiptRetentionJob } from './jobs/retention.js';
+import { receiptRetentionJob, sdkChangeRetentionJob } from './jobs/retention.js';
 import { signinRetentionJob } from './jobs/signin-retention.js';
 import { Scheduler } from './jobs/scheduler.js';
 import { devMailRoutes } from './platform/mail/dev-routes.js';
@@ -198,6 +199,8 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   const customerSubscriptions = new CustomerSubscriptions(db, audit, apis, customers, payments, receipts);
   const stats: StatsService = new StatsService(db, clock, apis, customers, ledger, (apiId) => payments.ready(apiId));
   const snapshots = new SnapshotService(db, clock, apis);
+  // What changed for SDKs after a cursor (issue 27): recorded by triggers, read here.
+  const sdkChanges = new ChangeService(db, clock, snapshots);
   // Per-node caches and the notifications that keep them true; buildApp starts listening.
   const changes = new ChangeFeed();
   const issuerReads = new CachedReads(db, changes);
@@ -222,6 +225,7 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   // One job per line: every capability adds its own.
   const jobs = [
     receiptRetentionJob(clock),
+    sdkChangeRetentionJob(clock),
     signinRetentionJob(clock),
     connectedAppsCleanupJob(clock),
     planSyncJob(payments),
@@ -241,7 +245,7 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   const lifecycle = new Lifecycle();
   return {
     config, clock, db, database: deps.database, devOutbox, metrics, box, rateLimits, outbox, audit, accounts, workspaces, auth,
-    platformPlans, apis, domains, ledger, customers, customerInvitations, customerMembers, customerPortalView, plans, stats, snapshots, usage, scheduler, signingKeys, registry, people,
+    platformPlans, apis, domains, ledger, customers, customerInvitations, customerMembers, customerPortalView, plans, stats, snapshots, sdkChanges, usage, scheduler, signingKeys, registry, people,
     personSessions, personAccounts, tokens, authorization, tokenBuckets, logos, payments, customerSubscriptions, devProvider, metadataDocuments, clients, registration, endUserKeys, keyIntrospector,
     changes, issuerReads, webhooks, webhookDelivery, lifecycle,
   };
@@ -365,7 +369,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
     }, { prefix: '/api' });
     await consoleApp.register(async (sdk) => {
       await sdk.register(compress, { global: true, threshold: 1024, encodings: ['gzip', 'deflate'] });
-      await sdk.register(sdkSyncRoutes({ apis: services.apis, snapshots: services.snapshots, usage: services.usage }));
+      await sdk.register(sdkSyncRoutes({ apis: services.apis, snapshots: services.snapshots, changes: services.sdkChanges, usage: services.usage }));
     });
     await consoleApp.register(webhookRoutes(services.payments));
     if (services.devProvider) await consoleApp.register(devCheckoutPages(services.devProvider, { origin: config.baseUrl, secureCookies }));

@@ -45,6 +45,8 @@ export const errorCatalog = {
   payload_too_large: { status: 413, title: 'The body is too large' },
   validation: { status: 422, title: 'Validation failed' },
   rate_limited: { status: 429, title: 'Too many requests' },
+  // SDKs act on it by reading the snapshot again (GET /sdk/v1/changes, issue 27).
+  cursor_expired: { status: 410, title: 'The cursor is older than the changes kept; read the snapshot again' },
   internal: { status: 500, title: 'Internal error' },
 } as const satisfies Record<string, { status: number; title: string }>;
 

@@ -5,7 +5,7 @@ import { saturatedSum, saturatedUpsertAdd } from '../platform/db/saturating.js';
 type Executor = Db | Trx;
 
 /** A customer as the wire shows it: the row (c), its current policy (u) and its month (m). */
-const wireCustomerColumns = [
+export const wireCustomerColumns = [
   'c.id',
   'c.status',
   'c.balance_micro',

@@ -3,6 +3,10 @@ import { Type } from '@sinclair/typebox';
 import { TEXT_RULE_IN_HANDLER } from '../platform/http/validation.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiRow, ApiService } from '../apis/service.js';
+import { ErrorModel } from '../console/common-schemas.js';
+import { Problem } from '../platform/errors.js';
+import { CURSOR_EXPIRED, type ChangeService } from './changes.js';
+import { ChangesBody, ChangesQuery, DEFAULT_CHANGES_LIMIT } from './schemas.js';
 import type { SnapshotService } from './snapshot.js';
 import type { UsageService } from './usage.js';
 import * as wire from './wire-schemas.js';
@@ -19,7 +23,7 @@ function denied(reply: FastifyReply) {
   return reply.status(401).header('www-authenticate', 'Bearer realm="gatehouse-sdk"').send({ error: 'invalid_secret', detail: 'unknown or expired SDK secret' });
 }
 
-export function sdkSyncRoutes(deps: { apis: ApiService; snapshots: SnapshotService; usage: UsageService }): FastifyPluginAsyncTypebox {
+export function sdkSyncRoutes(deps: { apis: ApiService; snapshots: SnapshotService; changes: ChangeService; usage: UsageService }): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.decorateRequest('sdkApi', null);
     // 401 only for a secret that is truly unknown or past its grace: SDKs treat 401 as final and
@@ -55,6 +59,24 @@ export function sdkSyncRoutes(deps: { apis: ApiService; snapshots: SnapshotServi
       if (request.headers['if-none-match'] === built.etag) return reply.status(304).send(undefined as never);
       // The text already written (snapshot.ts), sent as is: a string is never serialized again.
       return reply.type('application/json').send(built.json as never);
+    });
+
+    app.get('/sdk/v1/changes', {
+      schema: {
+        tags,
+        summary: 'What changed after a cursor: customers, keys, removals and balances',
+        description:
+          "Start from a snapshot's sync_cursor, then pass each answer's cursor as since. Each object appears at most once per answer, with its newest state, in the order of its latest change; has_more: ask again at once. A cursor older than the tombstones kept (7 days) answers 410 with type urn:gatehouse:problem:cursor_expired: read the snapshot again.",
+        querystring: ChangesQuery,
+        response: { 200: ChangesBody, 410: Type.Ref(ErrorModel) },
+        security: [{ sdkSecret: [] }],
+      },
+    }, async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const { since, limit = DEFAULT_CHANGES_LIMIT } = request.query;
+      const answer = await deps.changes.read(request.sdkApi!, Number(since), limit, full(request));
+      if (answer === CURSOR_EXPIRED) throw new Problem('cursor_expired', 'this cursor is older than the changes kept, or was not handed out by this service');
+      return answer;
     });
 
     app.get('/sdk/v1/keys/verify', {

@@ -5,6 +5,7 @@ import { DAY, HOUR } from '../platform/clock.js';
 import type { Db } from '../platform/db/database.js';
 import { isoDay, monthStart, nextMonthStart } from '../platform/period.js';
 import type { ApiRow, ApiService } from '../apis/service.js';
+import * as cq from './change-queries.js';
 import * as q from './queries.js';
 import { toWireCustomer } from './wire-customer.js';
 
@@ -65,34 +66,13 @@ export class SnapshotService {
     private readonly apis: ApiService,
   ) {}
 
-  async #platform(api: ApiRow, now: Date) {
-    const plan = this.apis.platformPlans.get(api.platform_plan);
-    const start = monthStart(now);
-    const end = nextMonthStart(now);
-    // A wire "int" is never negative, whatever rows an older version left (wire protocol section 2).
-    const used = Math.max(0, await q.apiRequestsBetween(this.db, api.id, isoDay(start), isoDay(end)));
-    // The period is the calendar month in UTC: platform_period_end stays fixed for all of it.
-    return { limit: plan.monthly_requests, used, remaining: Math.max(0, plan.monthly_requests - used), start, end, hardCap: plan.hard_cap };
-  }
-
-  async build(api: ApiRow, full: boolean): Promise<BuiltSnapshot> {
-    // Stamp first, then read: the data is at least as new as generated_at, which rises strictly.
-    const generatedAt = await this.apis.stampSnapshot(api.id);
-    const month = isoDay(monthStart(generatedAt));
-    const { customers, keys, members, servers } = await this.db
-      .transaction()
-      .setIsolationLevel('repeatable read')
-      .execute(async (trx) => ({
-        customers: await q.snapshotCustomers(trx, api.id, month),
-        keys: await q.snapshotKeys(trx, api.id),
-        // Only our SDK asks for the full shape; existing SDKs get exactly the wire protocol's.
-        members: full ? await q.snapshotMembers(trx, api.id) : [],
-        servers: full ? await q.snapshotServerPermissions(trx, api.id) : [],
-      }));
-    const platform = await this.#platform(api, generatedAt);
-    const wireOptions = { full, apiSuspended: api.status === 'suspended', policyValidUntil: policyValidUntil(generatedAt) };
-    const customerIds = new Set(customers.map((c) => c.id));
-    const body: Omit<SnapshotBody, 'generated_at'> = {
+  /**
+   * The top of a snapshot (and of a changes answer): the API's terms and platform numbers, in the
+   * order the snapshot has always written them.
+   */
+  async tenantFields(api: ApiRow, now: Date) {
+    const platform = await this.#platform(api, now);
+    return {
       tenant_id: api.id,
       tenant_name: api.name,
       tenant_status: api.status,
@@ -110,10 +90,45 @@ export class SnapshotService {
         period_end: platform.end.toISOString(),
         hard_cap: platform.hardCap,
       },
+    };
+  }
+
+  async #platform(api: ApiRow, now: Date) {
+    const plan = this.apis.platformPlans.get(api.platform_plan);
+    const start = monthStart(now);
+    const end = nextMonthStart(now);
+    // A wire "int" is never negative, whatever rows an older version left (wire protocol section 2).
+    const used = Math.max(0, await q.apiRequestsBetween(this.db, api.id, isoDay(start), isoDay(end)));
+    // The period is the calendar month in UTC: platform_period_end stays fixed for all of it.
+    return { limit: plan.monthly_requests, used, remaining: Math.max(0, plan.monthly_requests - used), start, end, hardCap: plan.hard_cap };
+  }
+
+  async build(api: ApiRow, full: boolean): Promise<BuiltSnapshot> {
+    // Stamp first, then read: the data is at least as new as generated_at, which rises strictly.
+    const generatedAt = await this.apis.stampSnapshot(api.id);
+    const month = isoDay(monthStart(generatedAt));
+    const { customers, keys, members, servers, counter } = await this.db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(async (trx) => ({
+        customers: await q.snapshotCustomers(trx, api.id, month),
+        keys: await q.snapshotKeys(trx, api.id),
+        // Only our SDK asks for the full shape; existing SDKs get exactly the wire protocol's.
+        members: full ? await q.snapshotMembers(trx, api.id) : [],
+        servers: full ? await q.snapshotServerPermissions(trx, api.id) : [],
+        // In the same snapshot as the rows: every change up to it is in them, none after.
+        counter: await cq.changeCounter(trx, api.id),
+      }));
+    const wireOptions = { full, apiSuspended: api.status === 'suspended', policyValidUntil: policyValidUntil(generatedAt) };
+    const customerIds = new Set(customers.map((c) => c.id));
+    const body: Omit<SnapshotBody, 'generated_at'> = {
+      ...(await this.tenantFields(api, generatedAt)),
       customers: customers.map((c) => toWireCustomer(c, wireOptions)),
       // Every key names a customer in this snapshot, or SDKs refuse the whole snapshot.
       keys: keys.filter((k) => customerIds.has(k.customer_id)),
       ...(full ? { signin: { issuer: this.apis.portalUrl(api.slug), servers: serversOf(servers) }, members: firstMembership(members, customerIds) } : {}),
+      // Last, after everything SDKs read (issue 27): they ignore fields they do not know.
+      sync_cursor: String(counter.seq),
     };
     const content = JSON.stringify(body);
     const etag = `"${createHash('sha256').update(content).digest('base64url').slice(0, 32)}"`;

@@ -39,7 +39,26 @@ export interface ApiUsageDaysTable {
   test_requests: number;
 }
 
+/** An API's change counter (migration 0017): the newest change number, and the tombstones' horizon. */
+export interface SdkChangeCountersTable {
+  api_id: string;
+  seq: number;
+  pruned_seq: number;
+}
+
+/** One row per object an SDK follows, with the number of its latest change (null until committed). */
+export interface SdkChangesTable {
+  api_id: string;
+  kind: 'api' | 'customer' | 'key' | 'balance';
+  object_id: string;
+  seq: number | null;
+  removed: boolean;
+  changed_at: Date;
+}
+
 export interface UsageTables {
+  sdk_change_counters: SdkChangeCountersTable;
+  sdk_changes: SdkChangesTable;
   usage_receipts: UsageReceiptsTable;
   customer_usage_months: CustomerUsageMonthsTable;
   customer_usage_days: CustomerUsageDaysTable;

@@ -24,7 +24,9 @@ export interface WireOptions {
 
 // Stored amounts already read within ±(2^53 - 1) (platform/money.ts); these keep the wire's own
 // ranges: a balance down to -(2^53 - 1), and counts from 0 (an "int" of wire protocol section 2).
-const clamp = (n: number) => Math.max(-MAX_WIRE_INT, Math.min(MAX_WIRE_INT, n));
+/** An amount as the wire carries it (a balance, in customers and in balance records). */
+export const wireAmount = (n: number) => Math.max(-MAX_WIRE_INT, Math.min(MAX_WIRE_INT, n));
+const clamp = wireAmount;
 const count = (n: number) => Math.max(0, clamp(n));
 
 /**

@@ -30,13 +30,14 @@ async function freePort(): Promise<number> {
 }
 
 /** A fresh database: in-memory PGlite, or on PostgreSQL a copy of the run's template (else a new schema). */
-async function freshDatabase(): Promise<{ database: DatabaseHandle; url: string | null; drop: () => Promise<void> }> {
+async function freshDatabase(): Promise<{ database: DatabaseHandle; url: string | null; drop: () => Promise<void>; reopen: () => Promise<DatabaseHandle> }> {
   if (testDatabaseKind === 'pglite') {
     // The runner makes one migrated data directory per run; loading it is ~5x faster than initdb.
     const template = process.env.GH_PGLITE_TEMPLATE;
     const dump = template ? new Blob([await readFile(template)]) : undefined;
     const database = await openDatabase({ url: null, ...(dump ? { pgliteDump: dump } : {}) });
-    return { database, url: null, drop: async () => {} };
+    // One embedded database per process: a second node of it shares the handle (and its LISTEN).
+    return { database, url: null, drop: async () => {}, reopen: async () => ({ ...database, close: async () => {} }) };
   }
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('GH_TEST_DB=postgres needs TEST_DATABASE_URL');
@@ -45,7 +46,7 @@ async function freshDatabase(): Promise<{ database: DatabaseHandle; url: string 
   if (template) {
     const copy = await copyTemplate(url, template);
     const database = await openDatabase({ url: copy.url, schema: copy.schema, poolSize: 5 });
-    return { database, url: copy.url, drop: copy.drop };
+    return { database, url: copy.url, drop: copy.drop, reopen: () => openDatabase({ url: copy.url, schema: copy.schema, poolSize: 5 }) };
   }
   const schema = `t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
@@ -56,6 +57,7 @@ async function freshDatabase(): Promise<{ database: DatabaseHandle; url: string 
   return {
     database,
     url,
+    reopen: () => openDatabase({ url, schema, poolSize: 5 }),
     drop: async () => {
       const client = new pg.Client({ connectionString: url });
       await client.connect();
@@ -77,6 +79,8 @@ export interface TestApp {
   databaseUrl: string | null;
   /** A new client with its own cookie jar. */
   client(): TestClient;
+  /** A second handle on this app's database: its own pool and LISTEN on PostgreSQL, as another node has. */
+  reopenDatabase(): Promise<DatabaseHandle>;
   /** A client for the SDK sync API at /sdk/v1 (set `bearer` to the SDK secret). */
   sdkClient(): TestClient;
   close(): Promise<void>;
@@ -87,14 +91,18 @@ export interface TestApp {
 const PLUGIN_TIMEOUT_MS = 120_000;
 
 /** Starts the whole app on a random port with real SMTP, a fresh database and a movable clock. */
-export async function startTestApp(env: Record<string, string> = {}, options: { compileSchemasAtStart?: boolean } = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, options: { compileSchemasAtStart?: boolean; sameDatabaseAs?: TestApp } = {}): Promise<TestApp> {
   const mail = new TestMailbox();
   await mail.start();
-  const { database, url: databaseUrl, drop } = await freshDatabase();
+  // `sameDatabaseAs`: a second node of the same deployment (its own pool, listener and caches).
+  const { sameDatabaseAs, ...buildOptions } = options;
+  const { database, url: databaseUrl, drop, reopen } = sameDatabaseAs
+    ? { database: await sameDatabaseAs.reopenDatabase(), url: sameDatabaseAs.databaseUrl, drop: async () => {}, reopen: () => sameDatabaseAs.reopenDatabase() }
+    : await freshDatabase();
   const redis = process.env.REDIS_URL ? new Redis(process.env.REDIS_URL, { maxRetriesPerRequest: 2 }) : null;
   try {
-    await migrate(database.db);
-    return await startOn({ mail, database, databaseUrl, drop, redis, env, options });
+    if (!sameDatabaseAs) await migrate(database.db);
+    return await startOn({ mail, database, databaseUrl, drop, reopen, redis, env, options: buildOptions });
   } catch (error) {
     // What was opened for an app that did not start would keep the file's process alive until the
     // runner kills it; closed here, the file fails at once with the start's error.
@@ -106,7 +114,16 @@ export async function startTestApp(env: Record<string, string> = {}, options: { 
   }
 }
 
-async function startOn({ mail, database, databaseUrl, drop, redis, env, options }: { mail: TestMailbox; database: DatabaseHandle; databaseUrl: string | null; drop: () => Promise<void>; redis: Redis | null; env: Record<string, string>; options: { compileSchemasAtStart?: boolean } }): Promise<TestApp> {
+async function startOn({ mail, database, databaseUrl, drop, reopen, redis, env, options }: {
+  mail: TestMailbox;
+  database: DatabaseHandle;
+  databaseUrl: string | null;
+  drop: () => Promise<void>;
+  reopen: () => Promise<DatabaseHandle>;
+  redis: Redis | null;
+  env: Record<string, string>;
+  options: { compileSchemasAtStart?: boolean };
+}): Promise<TestApp> {
   const clock = new MovableClock();
   const dataDir = mkdtempSync(join(tmpdir(), 'gh-test-'));
   // The port is chosen before the app (its URL is in the config) and bound after: on a busy machine
@@ -146,6 +163,7 @@ async function startOn({ mail, database, databaseUrl, drop, redis, env, options 
       database,
       databaseUrl,
       client: () => new TestClient(url + '/api'),
+      reopenDatabase: reopen,
       sdkClient: () => {
         const sdk = new TestClient(url);
         return sdk;
