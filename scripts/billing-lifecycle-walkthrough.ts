@@ -1,3 +1,4 @@
+// npm start with: PLATFORM_PLANS_FILE=packages/server/platform-plans.json
 // The billing lifecycle end to end against a running server (`npm start`, with the development
 // provider, which is on when STRIPE_SECRET_KEY is unset, and the priced catalogue of platform
 // plans, PLATFORM_PLANS_FILE=packages/server/platform-plans.json: without one every API is on the
