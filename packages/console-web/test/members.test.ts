@@ -38,7 +38,7 @@ test('members: invite and revoke, change a role, remove, and the last owner refu
   await inviteForm.getByLabel('Role').selectOption('viewer');
   await inviteForm.getByRole('button', { name: 'Send invitation' }).click();
   await page.getByText(`Invitation sent to ${invitee}`).waitFor();
-  await f.t.mail.waitFor(invitee, /invited you to/);
+  await f.t.mail.waitFor(invitee, /^You are invited to a workspace on Gatehouse$/);
   const [invite] = (await owner.client.get(`/workspaces/${ws}/members`)).body.invites;
   assert.equal(invite.email, invitee);
   const inviteRow = rowOf(page, invitee);

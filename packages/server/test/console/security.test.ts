@@ -178,6 +178,7 @@ const routes: Record<string, RouteRule> = {
 
   // The SDK sync API: an API's SDK secret, not a console credential.
   'GET /sdk/v1/snapshot': { access: 'sdk' },
+  'GET /sdk/v1/changes': { access: 'sdk' },
   'GET /sdk/v1/keys/verify': { access: 'sdk' },
   'POST /sdk/v1/usage': { access: 'sdk' },
 };
