@@ -74,9 +74,8 @@ function AppsTable({ apiOut, apps, onRotated }: { apiOut: ApiOut; apps: SigninAp
         <caption className="visually-hidden">Apps</caption>
         <thead>
           <tr>
-            <th scope="col">Name</th>
+            <th scope="col">Name and client ID</th>
             <th scope="col">Kind</th>
-            <th scope="col">Client ID</th>
             <th scope="col">Redirect and sign-out URIs</th>
             <th scope="col">Secret</th>
             <th scope="col">Last used</th>
@@ -90,11 +89,11 @@ function AppsTable({ apiOut, apps, onRotated }: { apiOut: ApiOut; apps: SigninAp
                 {app.name}
                 {app.own_app ? <span className="muted small"> (your own)</span> : null}
                 {app.blocked ? <> <StatusBadge status="suspended" label="blocked" /></> : null}
+                <div>
+                  <code className="small">{app.id}</code>
+                </div>
               </td>
               <td>{KIND_NAMES[app.kind]}</td>
-              <td>
-                <code>{app.id}</code>
-              </td>
               <td className="small">
                 {app.redirect_uris.map((uri) => (
                   <div key={uri}>{uri}</div>
@@ -107,12 +106,13 @@ function AppsTable({ apiOut, apps, onRotated }: { apiOut: ApiOut; apps: SigninAp
               </td>
               <td className="small">
                 {app.has_secret ? 'yes' : <span className="muted">none</span>}
-                {app.previous_secret_valid_until ? <div data-testid="previous-app-secret">The previous one works until {formatTime(app.previous_secret_valid_until)}.</div> : null}
+                {app.previous_secret_valid_until ? <div data-testid="previous-app-secret">old one until {formatTime(app.previous_secret_valid_until)}</div> : null}
               </td>
               <td className="nowrap">{formatTime(app.last_used_at)}</td>
               {editor ? (
                 <td>
-                  <div className="actions">
+                  {/* Stacked: the table keeps within the page at 1280 pixels. */}
+                  <div className="actions" style={{ flexDirection: 'column', alignItems: 'stretch' }}>
                     {admin && app.kind === 'web' ? <RotateSecret apiId={apiOut.id} app={app} onRotated={onRotated} /> : null}
                     <DeleteApp apiId={apiOut.id} app={app} />
                   </div>
