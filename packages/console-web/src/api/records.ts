@@ -54,3 +54,5 @@ export type SigninSettingsIn = RequestOf<'/api/apis/{api}/signin', 'patch'>;
 export type SigninAppOut = ResponseOf<'/api/apis/{api}/signin/apps', 'get'>['apps'][number];
 export type NewSigninAppIn = RequestOf<'/api/apis/{api}/signin/apps', 'post'>;
 export type SigninServerOut = ResponseOf<'/api/apis/{api}/signin/servers', 'get'>['servers'][number];
+export type SigninRoleOut = ResponseOf<'/api/apis/{api}/signin/roles', 'get'>['roles'][number];
+export type NewSigninRoleIn = RequestOf<'/api/apis/{api}/signin/roles', 'post'>;

@@ -8,6 +8,7 @@ import { PaymentsReturnPage } from './payments/payments-page.js';
 import { PlanReturnPage } from './payments/plan-page.js';
 import { SettingsPage } from './settings/settings-page.js';
 import { SigninAppsPage } from './signin/apps-page.js';
+import { SigninRolesPage } from './signin/roles-page.js';
 import { SigninServersPage } from './signin/servers-page.js';
 import { SigninSettingsPage } from './signin/settings-page.js';
 
@@ -21,4 +22,5 @@ export const apiRoutes: RouteObject[] = [
   { path: 'apis/:api/signin', element: <SigninSettingsPage /> },
   { path: 'apis/:api/signin/apps', element: <SigninAppsPage /> },
   { path: 'apis/:api/signin/servers', element: <SigninServersPage /> },
+  { path: 'apis/:api/signin/roles', element: <SigninRolesPage /> },
 ];

@@ -4,3 +4,4 @@ import { key } from '../../../app/query-keys.js';
 export const signinSettingsKey = (apiId: string) => key('/api/apis/{api}/signin', apiId);
 export const appsKey = (apiId: string) => key('/api/apis/{api}/signin/apps', apiId);
 export const serversKey = (apiId: string) => key('/api/apis/{api}/signin/servers', apiId);
+export const rolesKey = (apiId: string) => key('/api/apis/{api}/signin/roles', apiId);
