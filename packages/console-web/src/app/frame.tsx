@@ -101,6 +101,10 @@ export function Frame() {
                 <li><NavLink to={`/apis/${apiId}/customers`}>Customers</NavLink></li>
                 <li><NavLink to={`/apis/${apiId}/ledger`}>Ledger</NavLink></li>
                 <li><NavLink to={`/apis/${apiId}/settings`}>Settings</NavLink></li>
+                <li><NavLink to={`/apis/${apiId}/signin`} end>Sign-in</NavLink></li>
+                <li><NavLink to={`/apis/${apiId}/signin/apps`}>Sign-in apps</NavLink></li>
+                <li><NavLink to={`/apis/${apiId}/signin/servers`}>Servers</NavLink></li>
+                <li><NavLink to={`/apis/${apiId}/signin/roles`}>Roles</NavLink></li>
               </ul>
             </>
           ) : null}

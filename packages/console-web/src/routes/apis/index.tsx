@@ -1,4 +1,5 @@
-// APIs: the workspace's list, create, an API's Connect page and settings, the payments return pages.
+// APIs: the workspace's list, create, an API's Connect page and settings, the payments return pages, and
+// the sign-in service's pages.
 import type { RouteObject } from 'react-router';
 import { ConnectPage } from './connect/connect-page.js';
 import { CreateApiPage } from './create-page.js';
@@ -6,6 +7,10 @@ import { ApiListPage } from './list-page.js';
 import { PaymentsReturnPage } from './payments/payments-page.js';
 import { PlanReturnPage } from './payments/plan-page.js';
 import { SettingsPage } from './settings/settings-page.js';
+import { SigninAppsPage } from './signin/apps-page.js';
+import { SigninRolesPage } from './signin/roles-page.js';
+import { SigninServersPage } from './signin/servers-page.js';
+import { SigninSettingsPage } from './signin/settings-page.js';
 
 export const apiRoutes: RouteObject[] = [
   { path: 'workspaces/:ws/apis', element: <ApiListPage /> },
@@ -14,4 +19,8 @@ export const apiRoutes: RouteObject[] = [
   { path: 'apis/:api/settings', element: <SettingsPage /> },
   { path: 'apis/:api/payments', element: <PaymentsReturnPage /> },
   { path: 'apis/:api/plan', element: <PlanReturnPage /> },
+  { path: 'apis/:api/signin', element: <SigninSettingsPage /> },
+  { path: 'apis/:api/signin/apps', element: <SigninAppsPage /> },
+  { path: 'apis/:api/signin/servers', element: <SigninServersPage /> },
+  { path: 'apis/:api/signin/roles', element: <SigninRolesPage /> },
 ];
