@@ -120,7 +120,7 @@ test('a name left empty makes the address from the name; a refusal of the API la
   await page.getByLabel('Name', { exact: true }).fill(`Forecast ${process.pid}`);
   await page.getByLabel('Where your API runs (optional)').fill('ftp://nope.example');
   await page.getByRole('button', { name: 'Create API' }).click();
-  await page.getByText('Check the fields marked below.').waitFor();
+  await page.getByText('Check the fields marked in red.').waitFor();
   assert.equal(await page.getByLabel('Where your API runs (optional)').getAttribute('aria-invalid'), 'true');
   await shotAndCheck(f, page, '6-create-refused');
   assert.equal((await owner.client.get(`/workspaces/${ws}/apis`)).body.apis.length, 0, 'nothing was created');

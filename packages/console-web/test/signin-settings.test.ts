@@ -53,7 +53,7 @@ test('sign-in settings: lifetimes, sign-up, apps people connect and the plan gat
   await page.getByLabel('Refresh token lifetime (seconds)').fill('3599');
   await page.getByRole('button', { name: 'Save sign-in settings' }).click();
   assert.match(await fieldError(page, 'Access token lifetime (seconds)'), /60/);
-  await page.getByRole('alert').getByText('Check the fields marked below.').waitFor();
+  await page.getByRole('alert').getByText('Check the fields marked in red.').waitFor();
   await shotAndCheck(f, page, '2-errors-by-field');
   assert.deepEqual(await read(), initial, 'nothing saved');
 

@@ -76,7 +76,7 @@ export function FormError({ error, fields = [] }: { error: unknown; fields?: str
   if (!error) return null;
   if (!(error instanceof ProblemError)) return <p className="alert error" role="alert">Something went wrong. Try again.</p>;
   const shown = Object.keys(fieldErrors(error)).filter((name) => fields.includes(name));
-  const message = shown.length && error.status === 422 ? 'Check the fields marked below.' : error.message;
+  const message = shown.length && error.status === 422 ? 'Check the fields marked in red.' : error.message;
   return (
     <p className="alert error" role="alert">
       {message}
