@@ -140,9 +140,13 @@ test('/me lists every workspace of the person with their role in each', async ()
   const asAdmin = (await owner.client.post('/workspaces', { name: 'Where admin' })).body.id;
   const asViewer = (await owner.client.post('/workspaces', { name: 'Where viewer' })).body.id;
   for (const [ws, role] of [[asAdmin, 'admin'], [asViewer, 'viewer']] as const) {
+    t.mail.take(person.email);
     const sent = await owner.client.post(`/workspaces/${ws}/invites`, { email: person.email, role });
     assert.equal(sent.status, 200);
-    const token = inviteTokenIn(await t.mail.waitFor(person.email, role === 'admin' ? /Where admin/ : /Where viewer/));
+    // The subject is fixed text (issue 26); the workspace's name is in the body.
+    const mail = await t.mail.waitFor(person.email, /^You are invited to a workspace on Gatehouse$/);
+    assert.match(mail.text, role === 'admin' ? /Where admin/ : /Where viewer/);
+    const token = inviteTokenIn(mail);
     assert.equal((await person.client.post(`/invites/${token}/accept`, {})).status, 200);
   }
   const own = (await person.client.post('/workspaces', { name: 'Second own' })).body.id;
