@@ -12559,6 +12559,128 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sdk/v1/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What changed after a cursor: customers, keys, removals and balances
+         * @description Start from a snapshot's sync_cursor, then pass each answer's cursor as since. Each object appears at most once per answer, with its newest state, in the order of its latest change; has_more: ask again at once. A cursor older than the tombstones kept (7 days) answers 410 with type urn:gatehouse:problem:cursor_expired: read the snapshot again.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description changed objects per answer */
+                    limit?: number;
+                    shape?: "full" | "wire";
+                    /** @description a cursor: a snapshot's sync_cursor or a previous answer's cursor */
+                    since: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            /** @description moved balances of customers not in customers */
+                            balances: {
+                                balance_seq: number;
+                                credit_balance_micro: number;
+                                id: string;
+                            }[];
+                            billable_status_codes: number[];
+                            /** @description pass as since next time */
+                            cursor: string;
+                            /** @description added or changed, with their balances */
+                            customers: {
+                                /** @description grows with every balance change; orders balance observations of one customer */
+                                balance_seq: number;
+                                credit_balance_micro: number;
+                                effective: {
+                                    billing_model: string;
+                                    /** @description null: no quota; 0 blocks every request */
+                                    monthly_quota: number | null;
+                                    price_per_request_micro: number;
+                                    /** @description 0 = no limit */
+                                    rps: number;
+                                    source: string;
+                                };
+                                id: string;
+                                month_requests: number;
+                                policy_valid_until: string | null;
+                                /** @description `pending` only with shape=full */
+                                status: "active" | "pending" | "suspended";
+                                /** @description shape=full only */
+                                token_key_id?: string;
+                                usage_policy_id: string | null;
+                            }[];
+                            /** Format: date-time */
+                            generated_at: string;
+                            /** @description more changes wait: ask again at once with cursor */
+                            has_more: boolean;
+                            /** @description added */
+                            keys: {
+                                customer_id: string;
+                                /** Format: uuid */
+                                id: string;
+                                /** @description lowercase SHA-256 hex of the full API key */
+                                key_hash: string;
+                            }[];
+                            platform_hard_cap: boolean;
+                            platform_monthly_allowance: {
+                                hard_cap: boolean;
+                                limit: number;
+                                /** Format: date-time */
+                                period_end: string;
+                                /** Format: date-time */
+                                period_start: string;
+                                remaining: number;
+                                used: number;
+                            };
+                            platform_monthly_limit: number;
+                            platform_monthly_remaining: number;
+                            platform_monthly_used: number;
+                            /** Format: date-time */
+                            platform_period_end: string;
+                            /** @description archived or deleted customer ids; their keys go with them */
+                            removed_customers: string[];
+                            /** @description revoked or deleted key ids */
+                            removed_keys: string[];
+                            tenant_id: string;
+                            tenant_name: string;
+                            tenant_status: "active" | "suspended";
+                        };
+                    };
+                };
+                /** @description Default Response */
+                410: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorModel"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sdk/v1/keys/verify": {
         parameters: {
             query?: never;
