@@ -8,7 +8,7 @@ import { Link } from 'react-router';
 import { api, call } from '../../../api/client.js';
 import type { ApiOut, SigninAppOut } from '../../../api/records.js';
 import { canAdmin, canEdit } from '../../../app/roles.js';
-import { useApiId, useApiQuery } from '../../../app/use-api.js';
+import { useApiAndList, useApiId } from '../../../app/use-api.js';
 import { StatusBadge } from '../../../components/badge.js';
 import { ConfirmButton } from '../../../components/confirm.js';
 import { ShownOnce } from '../../../components/copy.js';
@@ -128,18 +128,13 @@ function AppsTable({ apiOut, apps, onRotated }: { apiOut: ApiOut; apps: SigninAp
 
 export function SigninAppsPage() {
   const apiId = useApiId();
-  const apiQuery = useApiQuery(apiId);
   const apps = useQuery({
     queryKey: appsKey(apiId),
     queryFn: () => call(api.GET('/api/apis/{api}/signin/apps', { params: { path: { api: apiId } } })),
+    select: (answer) => answer.apps,
   });
   const [shown, setShown] = useState<Shown | null>(null);
-  const both = {
-    data: apiQuery.data && apps.data ? { apiOut: apiQuery.data, list: apps.data.apps } : undefined,
-    error: apiQuery.error ?? apps.error,
-    isPending: apiQuery.isPending || apps.isPending,
-    refetch: () => Promise.all([apiQuery.refetch(), apps.refetch()]),
-  };
+  const both = useApiAndList(apiId, apps);
   return (
     <QueryState query={both} loading="Loading the apps…">
       {({ apiOut, list }) => (

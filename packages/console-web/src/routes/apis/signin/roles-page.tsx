@@ -6,7 +6,7 @@ import { Link } from 'react-router';
 import { api, call } from '../../../api/client.js';
 import type { ApiOut, SigninRoleOut } from '../../../api/records.js';
 import { canEdit } from '../../../app/roles.js';
-import { useApiId, useApiQuery } from '../../../app/use-api.js';
+import { useApiAndList, useApiId } from '../../../app/use-api.js';
 import { ConfirmButton } from '../../../components/confirm.js';
 import { FormError } from '../../../components/field.js';
 import { PageHeader } from '../../../components/page.js';
@@ -69,17 +69,12 @@ function RolesTable({ apiOut, roles }: { apiOut: ApiOut; roles: SigninRoleOut[] 
 
 export function SigninRolesPage() {
   const apiId = useApiId();
-  const apiQuery = useApiQuery(apiId);
   const roles = useQuery({
     queryKey: rolesKey(apiId),
     queryFn: () => call(api.GET('/api/apis/{api}/signin/roles', { params: { path: { api: apiId } } })),
+    select: (answer) => answer.roles,
   });
-  const both = {
-    data: apiQuery.data && roles.data ? { apiOut: apiQuery.data, list: roles.data.roles } : undefined,
-    error: apiQuery.error ?? roles.error,
-    isPending: apiQuery.isPending || roles.isPending,
-    refetch: () => Promise.all([apiQuery.refetch(), roles.refetch()]),
-  };
+  const both = useApiAndList(apiId, roles);
   return (
     <QueryState query={both} loading="Loading the roles…">
       {({ apiOut, list }) => (

@@ -8,7 +8,7 @@ import { Link } from 'react-router';
 import { api, call } from '../../../api/client.js';
 import type { ApiOut, SigninServerOut } from '../../../api/records.js';
 import { canAdmin, canEdit } from '../../../app/roles.js';
-import { useApiId, useApiQuery } from '../../../app/use-api.js';
+import { useApiAndList, useApiId } from '../../../app/use-api.js';
 import { StatusBadge } from '../../../components/badge.js';
 import { ConfirmButton } from '../../../components/confirm.js';
 import { CopyButton, ShownOnce } from '../../../components/copy.js';
@@ -119,18 +119,13 @@ function ServersTable({ apiOut, servers, onRotated }: { apiOut: ApiOut; servers:
 
 export function SigninServersPage() {
   const apiId = useApiId();
-  const apiQuery = useApiQuery(apiId);
   const servers = useQuery({
     queryKey: serversKey(apiId),
     queryFn: () => call(api.GET('/api/apis/{api}/signin/servers', { params: { path: { api: apiId } } })),
+    select: (answer) => answer.servers,
   });
   const [shown, setShown] = useState<Shown | null>(null);
-  const both = {
-    data: apiQuery.data && servers.data ? { apiOut: apiQuery.data, list: servers.data.servers } : undefined,
-    error: apiQuery.error ?? servers.error,
-    isPending: apiQuery.isPending || servers.isPending,
-    refetch: () => Promise.all([apiQuery.refetch(), servers.refetch()]),
-  };
+  const both = useApiAndList(apiId, servers);
   return (
     <QueryState query={both} loading="Loading the servers…">
       {({ apiOut, list }) => (
