@@ -68,7 +68,7 @@ test('apps people connect: the list with people and last use, block (confirmed, 
 
   await page.reload();
   const agentRow = page.getByTestId(`connected-${agent.client_id}`);
-  await agentRow.getByText('Forecast Agent').waitFor();
+  await agentRow.getByRole('cell', { name: /^Forecast Agent \(unverified\)/ }).waitFor();
   await agentRow.getByText(`${usedAt.slice(0, 16).replace('T', ' ')} UTC`).waitFor();
   assert.match((await agentRow.locator('td').nth(2).textContent()) ?? '', /^1$/);
   const idleRow = page.getByTestId(`connected-${idle.client_id}`);

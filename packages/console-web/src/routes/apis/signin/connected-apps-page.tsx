@@ -1,7 +1,9 @@
 // Apps people connect (/apis/:api/signin/connected-apps): the apps that registered on their own or
 // named themselves by a client ID metadata document, newest first with a cursor, with how many
 // people connected each and when it was last used. Editors block one (confirmed: it signs nobody
-// in and every grant it holds is revoked) or unblock it (grants stay revoked). Opens on the
+// in and every grant it holds is revoked) or unblock it (grants stay revoked), or delete one
+// (confirmed: it goes with its grants; a metadata document app comes back on its next use, so
+// keeping one out is a block). Opens on the
 // session, the API's record and the first page.
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'react-router';
@@ -51,6 +53,25 @@ function BlockAction({ apiId, app }: { apiId: string; app: ConnectedAppOut }) {
   );
 }
 
+function DeleteConnected({ apiId, app }: { apiId: string; app: ConnectedAppOut }) {
+  const queryClient = useQueryClient();
+  const remove = useMutation({
+    mutationFn: () => call(api.POST('/api/apis/{api}/signin/connected-apps/delete', { params: { path: { api: apiId } }, body: { client_id: app.client_id } })),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: connectedKey(apiId) }),
+  });
+  return (
+    <ConfirmButton label={<>Delete<span className="visually-hidden"> {app.name}</span></>} title={`Delete ${app.name}`} confirmLabel="Delete app" onOpen={() => remove.reset()} onConfirm={() => remove.mutateAsync()}>
+      <p>
+        {app.name} goes with every grant it holds, so its tokens stop working at once.{' '}
+        {app.kind === 'metadata'
+          ? 'It names itself by a metadata document, so it comes back the next time someone uses it: block it instead to keep it out.'
+          : 'Its client ID is gone for good; it can register again as a new app while apps people connect are on.'}
+      </p>
+      <FormError error={remove.error} />
+    </ConfirmButton>
+  );
+}
+
 function ConnectedTable({ apiOut, apps }: { apiOut: ApiOut; apps: ConnectedAppOut[] }) {
   const editor = canEdit(apiOut.role);
   return (
@@ -87,6 +108,7 @@ function ConnectedTable({ apiOut, apps }: { apiOut: ApiOut; apps: ConnectedAppOu
                 <td>
                   <div className="actions">
                     <BlockAction apiId={apiOut.id} app={app} />
+                    <DeleteConnected apiId={apiOut.id} app={app} />
                   </div>
                 </td>
               ) : null}

@@ -1,6 +1,7 @@
 // The rows of the people page: each person's name, address, status and roles, with suspending
-// (confirmed, since it ends their sessions and their tokens answer inactive at once), reactivating
-// and the roles dialog for editors.
+// (confirmed, since it ends their sessions and their tokens answer inactive at once), reactivating,
+// the roles dialog for editors, and their live sessions (read when the dialog opens), each of which
+// an editor can end.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, call } from '../../../api/client.js';
@@ -95,6 +96,63 @@ function RolesForm({ apiId, person, labelledBy, done }: { apiId: string; person:
   );
 }
 
+function SessionsList({ apiId, person, editor, done }: { apiId: string; person: PersonOut; editor: boolean; done: () => void }) {
+  const queryClient = useQueryClient();
+  const sessionsKey = [...peopleKey(apiId), person.id, 'sessions'];
+  const sessions = useQuery({
+    queryKey: sessionsKey,
+    queryFn: () => call(api.GET('/api/apis/{api}/signin/people/{id}/sessions', { params: { path: { api: apiId, id: person.id } } })),
+  });
+  const end = useMutation({
+    mutationFn: (session: string) => call(api.DELETE('/api/apis/{api}/signin/people/{id}/sessions/{session}', { params: { path: { api: apiId, id: person.id, session } } })),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: sessionsKey }),
+  });
+  const list = sessions.data?.sessions;
+  return (
+    <>
+      <p>Each session is a browser signed in on the sign-in pages. Ending one signs that browser out, and the access tokens issued in it answer inactive at once.</p>
+      {sessions.isPending ? <Loading label="Loading the sessions…" /> : null}
+      {sessions.error ? <FormError error={sessions.error} /> : null}
+      {list && list.length === 0 ? <p className="muted" data-testid="no-sessions">No live session: {person.email} is signed in nowhere.</p> : null}
+      {list && list.length > 0 ? (
+        <table>
+          <caption className="visually-hidden">Live sessions</caption>
+          <thead>
+            <tr>
+              <th scope="col">Signed in</th>
+              <th scope="col">How</th>
+              <th scope="col">Ends</th>
+              {editor ? <th scope="col">Action</th> : null}
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((session, index) => (
+              <tr key={session.id} data-testid={`session-${session.id}`}>
+                <td className="nowrap">{formatTime(session.auth_time)}</td>
+                <td>{session.amr.map((m) => (m === 'pwd' ? 'password' : m === 'otp' ? 'e-mailed code' : m)).join(', ')}</td>
+                <td className="nowrap">{formatTime(session.expires_at)}</td>
+                {editor ? (
+                  <td>
+                    <button type="button" className="danger" disabled={end.isPending} onClick={() => end.mutate(session.id)}>
+                      End<span className="visually-hidden"> session {index + 1}</span>
+                    </button>
+                  </td>
+                ) : null}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      ) : null}
+      <FormError error={end.error} />
+      <div className="actions">
+        <button type="button" className="secondary" onClick={done}>
+          Close
+        </button>
+      </div>
+    </>
+  );
+}
+
 export function PeopleTable({ apiId, people, editor }: { apiId: string; people: PersonOut[]; editor: boolean }) {
   return (
     <div className="table-wrap">
@@ -107,7 +165,7 @@ export function PeopleTable({ apiId, people, editor }: { apiId: string; people: 
             <th scope="col">Roles</th>
             <th scope="col">Last sign-in</th>
             <th scope="col">Joined</th>
-            {editor ? <th scope="col">Actions</th> : null}
+            <th scope="col">Actions</th>
           </tr>
         </thead>
         <tbody>
@@ -126,16 +184,21 @@ export function PeopleTable({ apiId, people, editor }: { apiId: string; people: 
               <td className="small">{person.roles.length ? person.roles.map((r) => r.name).join(', ') : <span className="muted">none</span>}</td>
               <td className="nowrap">{person.last_login_at ? formatTime(person.last_login_at) : <span className="muted">never</span>}</td>
               <td className="nowrap">{formatTime(person.created_at)}</td>
-              {editor ? (
-                <td>
-                  <div className="actions">
-                    <EditDialog label={<>Roles<span className="visually-hidden"> of {person.email}</span></>} title={`Roles of ${person.name || person.email}`}>
-                      {(done, titleId) => <RolesForm apiId={apiId} person={person} labelledBy={titleId} done={done} />}
-                    </EditDialog>
-                    <StatusAction apiId={apiId} person={person} />
-                  </div>
-                </td>
-              ) : null}
+              <td>
+                <div className="actions">
+                  <EditDialog label={<>Sessions<span className="visually-hidden"> of {person.email}</span></>} title={`Sessions of ${person.name || person.email}`}>
+                    {(done) => <SessionsList apiId={apiId} person={person} editor={editor} done={done} />}
+                  </EditDialog>
+                  {editor ? (
+                    <>
+                      <EditDialog label={<>Roles<span className="visually-hidden"> of {person.email}</span></>} title={`Roles of ${person.name || person.email}`}>
+                        {(done, titleId) => <RolesForm apiId={apiId} person={person} labelledBy={titleId} done={done} />}
+                      </EditDialog>
+                      <StatusAction apiId={apiId} person={person} />
+                    </>
+                  ) : null}
+                </div>
+              </td>
             </tr>
           ))}
         </tbody>

@@ -16,7 +16,7 @@ const PAGES = [
 
 export function SigninNav({ apiId }: { apiId: string }) {
   return (
-    <nav className="actions signin-nav" aria-label="Sign-in service">
+    <nav className="actions signin-nav" aria-label="Sign-in service" style={{ marginBottom: 16 }}>
       {PAGES.map(([path, name]) => (
         <NavLink key={path} to={`/apis/${apiId}/signin${path}`} end style={({ isActive }) => (isActive ? { fontWeight: 700, color: 'inherit', textDecoration: 'none' } : undefined)}>
           {name}
