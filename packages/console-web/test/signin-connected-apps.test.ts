@@ -1,7 +1,7 @@
 // Apps people connect in Chromium: two apps registered over real HTTP at the API's issuer, one
 // used by a person (a code exchanged, so it shows one person and its last use), blocked from the
-// page (confirmed; the block then refuses it at the issuer) and unblocked; the empty state; what a
-// viewer sees.
+// page (confirmed; the block then refuses it at the issuer) and unblocked, the other deleted
+// (confirmed); the empty state; what a viewer sees.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { SignedUp } from '../../server/test/support/flows.js';
@@ -41,7 +41,7 @@ interface Connected {
   last_used_at?: string;
 }
 
-test('apps people connect: the list with people and last use, block (confirmed, refused at the issuer) and unblock', { skip: skipWithoutChromium }, async () => {
+test('apps people connect: the list with people and last use, block (confirmed, refused at the issuer), unblock and delete', { skip: skipWithoutChromium }, async () => {
   const fx = await connectedApi('Weather API');
   const apiId = fx.apiId;
   const cp = await newConsolePage(f);
@@ -94,11 +94,21 @@ test('apps people connect: the list with people and last use, block (confirmed, 
   await page.getByRole('button', { name: 'Unblock Forecast Agent' }).click();
   await agentRow.getByText('allowed').waitFor();
   assert.equal((await list()).find((a) => a.client_id === agent.client_id)!.blocked, false);
+
+  // Delete the idle agent, confirmed: it leaves the list and the issuer.
+  await page.getByRole('button', { name: 'Delete Idle Agent' }).click();
+  const deleteDialog = page.getByRole('dialog', { name: 'Delete Idle Agent' });
+  await deleteDialog.getByText('gone for good').waitFor();
+  await shotAndCheck(f, page, '5-delete-dialog');
+  await deleteDialog.getByRole('button', { name: 'Delete app' }).click();
+  await idleRow.waitFor({ state: 'detached' });
+  assert.deepEqual((await list()).map((a) => a.client_id), [agent.client_id]);
+  assert.equal((await probeClient(fx, idle.client_id)).found, false, 'the issuer no longer knows a deleted app');
   assert.deepEqual(cp.problems, []);
   await cp.context.close();
 });
 
-test('apps people connect for a viewer: the list, no block', { skip: skipWithoutChromium }, async () => {
+test('apps people connect for a viewer: the list, no block or delete', { skip: skipWithoutChromium }, async () => {
   const fx = await connectedApi('Viewed API');
   await registerApp(fx, { client_name: 'Seen Agent' });
   const viewer = await addMember(f.t, owner.client, owner.workspaceId, 'viewer');
@@ -107,8 +117,8 @@ test('apps people connect for a viewer: the list, no block', { skip: skipWithout
   const { page } = cp;
   await page.goto(`/apis/${fx.apiId}/signin/connected-apps`);
   await page.locator('tr', { hasText: 'Seen Agent' }).waitFor();
-  assert.equal(await page.getByRole('button', { name: 'Block Seen Agent' }).count(), 0);
-  await shotAndCheck(f, page, '5-viewer');
+  for (const name of ['Block Seen Agent', 'Delete Seen Agent']) assert.equal(await page.getByRole('button', { name }).count(), 0, name);
+  await shotAndCheck(f, page, '6-viewer');
   assert.deepEqual(cp.problems, []);
   await cp.context.close();
 });

@@ -1,6 +1,7 @@
 // The people of an API's sign-in service in Chromium: the list with its search and status filter
-// kept in the address, paging, a person suspended (confirmed; their session ends at once) and
-// reactivated, their roles set in a dialog; the empty states; what a viewer sees.
+// kept in the address, paging, a person's live sessions listed and one ended, a person suspended
+// (confirmed; their sessions end at once) and reactivated, their roles set in a dialog; the empty
+// states; what a viewer sees (sessions read, nothing changed).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
@@ -36,7 +37,7 @@ interface Person {
   roles: { id: string; name: string }[];
 }
 
-test('people: search and status in the address, suspend (sessions end) and reactivate, roles in a dialog', { skip: skipWithoutChromium }, async () => {
+test('people: search and status in the address, sessions listed and one ended, suspend (sessions end) and reactivate, roles in a dialog', { skip: skipWithoutChromium }, async () => {
   const apiId = await newApi('Weather API');
   const cp = await newConsolePage(f);
   await shareSession(f, cp, owner.client);
@@ -81,6 +82,20 @@ test('people: search and status in the address, suspend (sessions end) and react
   await page.goto(path);
   await address(table, 'alan@people.test').waitFor();
 
+  // Sessions: Ada's one live session listed, and ended from the dialog.
+  const second = await startPersonSession(f.t, apiId, ada.id);
+  await page.getByRole('button', { name: 'Sessions of ada@people.test' }).click();
+  const sessionsDialog = page.getByRole('dialog', { name: 'Sessions of Ada Lovelace' });
+  await sessionsDialog.getByTestId(`session-${second.id}`).waitFor();
+  assert.equal(await sessionsDialog.locator('tbody tr').count(), 2);
+  await shotAndCheck(f, page, '3-sessions');
+  await sessionsDialog.getByTestId(`session-${second.id}`).getByRole('button', { name: /^End/ }).click();
+  await sessionsDialog.getByTestId(`session-${second.id}`).waitFor({ state: 'detached' });
+  assert.notEqual((await findPersonSession(f.t, apiId, second.id))!.ended_at, null, 'the session ended');
+  assert.equal((await findPersonSession(f.t, apiId, session.id))!.ended_at, null, 'the other lives on');
+  await sessionsDialog.getByRole('button', { name: 'Close' }).click();
+  await sessionsDialog.waitFor({ state: 'hidden' });
+
   // Suspend, confirmed: Escape first, then for real; the session ends at once.
   await page.getByRole('button', { name: 'Suspend ada@people.test' }).click();
   const dialog = page.getByRole('dialog', { name: 'Suspend Ada Lovelace' });
@@ -95,6 +110,10 @@ test('people: search and status in the address, suspend (sessions end) and react
   await page.getByRole('button', { name: 'Reactivate ada@people.test' }).waitFor();
   assert.equal((await person(ada.id)).status, 'suspended');
   assert.notEqual((await findPersonSession(f.t, apiId, session.id))!.ended_at, null, 'the session ended');
+  await page.getByRole('button', { name: 'Sessions of ada@people.test' }).click();
+  await sessionsDialog.getByTestId('no-sessions').waitFor();
+  await page.keyboard.press('Escape');
+  await sessionsDialog.waitFor({ state: 'hidden' });
 
   // The status filter, in the address.
   await page.getByLabel('Status').selectOption('suspended');
@@ -152,9 +171,10 @@ test('people: pages of 50, the next page and back', { skip: skipWithoutChromium 
   await cp.context.close();
 });
 
-test('people for a viewer: the list, no suspend or roles', { skip: skipWithoutChromium }, async () => {
+test('people for a viewer: the list and sessions, no suspend, roles or ending a session', { skip: skipWithoutChromium }, async () => {
   const apiId = await newApi('Viewed API');
-  await createPerson(f.t, apiId, { email: 'seen@people.test', name: 'Seen Person' });
+  const seen = await createPerson(f.t, apiId, { email: 'seen@people.test', name: 'Seen Person' });
+  await startPersonSession(f.t, apiId, seen.id);
   const viewer = await addMember(f.t, owner.client, owner.workspaceId, 'viewer');
   const cp = await newConsolePage(f);
   await shareSession(f, cp, viewer.client);
@@ -162,6 +182,11 @@ test('people for a viewer: the list, no suspend or roles', { skip: skipWithoutCh
   await page.goto(`/apis/${apiId}/signin/people`);
   await page.locator('tr', { hasText: 'seen@people.test' }).waitFor();
   for (const name of ['Suspend seen@people.test', 'Roles of seen@people.test']) assert.equal(await page.getByRole('button', { name }).count(), 0, name);
+  await page.getByRole('button', { name: 'Sessions of seen@people.test' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Sessions of Seen Person' });
+  await dialog.locator('tbody tr').first().waitFor();
+  assert.equal(await dialog.getByRole('button', { name: /^End/ }).count(), 0, 'viewers read sessions only');
+  await dialog.getByRole('button', { name: 'Close' }).click();
   await shotAndCheck(f, page, '8-viewer');
   assert.deepEqual(cp.problems, []);
   await cp.context.close();
