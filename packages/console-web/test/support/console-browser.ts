@@ -106,7 +106,8 @@ export async function shotAndCheck(f: ConsoleFixture, page: Page, name: string) 
 
 /**
  * The console API requests a page makes when it is opened by address (a full load), counted until
- * the console API has been quiet for a second after its first request: the figure of issue 21's
+ * the console API has been quiet for a second after its first request and the page shows its
+ * heading and no loading state: the figure of issue 21's
  * "requests each page makes on open". (Playwright's `networkidle` alone is not enough: on a busy
  * machine the bundle can take longer than its 500 ms to start, and the count came out as 0.)
  */
@@ -133,7 +134,14 @@ export async function apiRequestsOnOpen(page: Page, path: string, quietMs = 1000
   try {
     await page.goto(path, { waitUntil: 'load' });
     const deadline = Date.now() + 30_000;
-    while (!(seen.length > 0 && inFlight === 0 && Date.now() - lastChange >= quietMs)) {
+    // Quiet is not enough on a machine busy enough to take over a second between the session's
+    // answer and the page's own requests: the page must also show its heading and no loading state.
+    const settled = () =>
+      page.evaluate(() => {
+        const doc = (globalThis as unknown as { document: { querySelector(s: string): unknown } }).document;
+        return Boolean(doc.querySelector('h1')) && !doc.querySelector('.state[role=status]');
+      });
+    while (!(seen.length > 0 && inFlight === 0 && Date.now() - lastChange >= quietMs && (await settled()))) {
       if (Date.now() > deadline) throw new Error(`${path}: the console API never went quiet (${seen.join(', ')})`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
