@@ -185,7 +185,8 @@ export function PeopleTable({ apiId, people, editor }: { apiId: string; people: 
               <td className="nowrap">{person.last_login_at ? formatTime(person.last_login_at) : <span className="muted">never</span>}</td>
               <td className="nowrap">{formatTime(person.created_at)}</td>
               <td>
-                <div className="actions">
+                {/* Wrapping, so three buttons keep within the page at 1280 pixels. */}
+                <div className="actions" style={{ flexWrap: 'wrap' }}>
                   <EditDialog label={<>Sessions<span className="visually-hidden"> of {person.email}</span></>} title={`Sessions of ${person.name || person.email}`}>
                     {(done) => <SessionsList apiId={apiId} person={person} editor={editor} done={done} />}
                   </EditDialog>
