@@ -18,6 +18,7 @@ import { Empty, QueryState } from '../../../components/states.js';
 import { formatTime } from '../../../format/time.js';
 import { AppForm } from './app-form.js';
 import { EditDialog } from './edit-dialog.js';
+import { Fresh } from './fresh.js';
 import { appsKey } from './keys.js';
 import { SigninNav } from './signin-nav.js';
 
@@ -116,7 +117,11 @@ function AppsTable({ apiOut, apps, onRotated }: { apiOut: ApiOut; apps: SigninAp
                   {/* Stacked: the table keeps within the page at 1280 pixels. */}
                   <div className="actions" style={{ flexDirection: 'column', alignItems: 'stretch' }}>
                     <EditDialog label={<>Edit<span className="visually-hidden"> {app.name}</span></>} title={`Edit ${app.name}`}>
-                      {(done, titleId) => <AppForm apiId={apiOut.id} app={app} labelledBy={titleId} onSaved={done} onCancel={done} />}
+                      {(done, titleId) => (
+                        <Fresh queryKey={[...appsKey(apiOut.id), app.id]} read={() => call(api.GET('/api/apis/{api}/signin/apps/{id}', { params: { path: { api: apiOut.id, id: app.id } } }))}>
+                          {(current) => <AppForm apiId={apiOut.id} app={current} labelledBy={titleId} onSaved={done} onCancel={done} />}
+                        </Fresh>
+                      )}
                     </EditDialog>
                     {admin && app.kind === 'web' ? <RotateSecret apiId={apiOut.id} app={app} onRotated={onRotated} /> : null}
                     <DeleteApp apiId={apiOut.id} app={app} />

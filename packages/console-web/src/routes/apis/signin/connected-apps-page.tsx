@@ -25,8 +25,10 @@ import type { ConnectedAppOut } from './types.js';
 function useBlocking(apiId: string, app: ConnectedAppOut) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (block: boolean) =>
-      call(api.POST(block ? '/api/apis/{api}/signin/connected-apps/block' : '/api/apis/{api}/signin/connected-apps/unblock', { params: { path: { api: apiId } }, body: { client_id: app.client_id } })),
+    mutationFn: (block: boolean) => {
+      const request = { params: { path: { api: apiId } }, body: { client_id: app.client_id } };
+      return call(block ? api.POST('/api/apis/{api}/signin/connected-apps/block', request) : api.POST('/api/apis/{api}/signin/connected-apps/unblock', request));
+    },
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: connectedKey(apiId) }),
   });
 }

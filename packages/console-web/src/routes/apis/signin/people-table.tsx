@@ -11,6 +11,7 @@ import { FormError } from '../../../components/field.js';
 import { Loading } from '../../../components/states.js';
 import { formatTime } from '../../../format/time.js';
 import { EditDialog } from './edit-dialog.js';
+import { Fresh } from './fresh.js';
 import { peopleKey, rolesKey } from './keys.js';
 import type { PersonOut } from './types.js';
 
@@ -193,7 +194,11 @@ export function PeopleTable({ apiId, people, editor }: { apiId: string; people: 
                   {editor ? (
                     <>
                       <EditDialog label={<>Roles<span className="visually-hidden"> of {person.email}</span></>} title={`Roles of ${person.name || person.email}`}>
-                        {(done, titleId) => <RolesForm apiId={apiId} person={person} labelledBy={titleId} done={done} />}
+                        {(done, titleId) => (
+                          <Fresh queryKey={[...peopleKey(apiId), person.id]} read={() => call(api.GET('/api/apis/{api}/signin/people/{id}', { params: { path: { api: apiId, id: person.id } } }))}>
+                            {(current) => <RolesForm apiId={apiId} person={current} labelledBy={titleId} done={done} />}
+                          </Fresh>
+                        )}
                       </EditDialog>
                       <StatusAction apiId={apiId} person={person} />
                     </>

@@ -17,6 +17,7 @@ import { PageHeader } from '../../../components/page.js';
 import { Empty, QueryState } from '../../../components/states.js';
 import { formatTime } from '../../../format/time.js';
 import { EditDialog } from './edit-dialog.js';
+import { Fresh } from './fresh.js';
 import { serversKey } from './keys.js';
 import { ServerForm } from './server-form.js';
 import { SigninNav } from './signin-nav.js';
@@ -107,7 +108,11 @@ function ServersTable({ apiOut, servers, onRotated }: { apiOut: ApiOut; servers:
                 <td>
                   <div className="actions" style={{ flexDirection: 'column', alignItems: 'stretch' }}>
                     <EditDialog label={<>Edit<span className="visually-hidden"> {server.name}</span></>} title={`Edit ${server.name}`}>
-                      {(done, titleId) => <ServerForm apiId={apiOut.id} server={server} labelledBy={titleId} onSaved={done} onCancel={done} />}
+                      {(done, titleId) => (
+                        <Fresh queryKey={[...serversKey(apiOut.id), server.id]} read={() => call(api.GET('/api/apis/{api}/signin/servers/{id}', { params: { path: { api: apiOut.id, id: server.id } } }))}>
+                          {(current) => <ServerForm apiId={apiOut.id} server={current} labelledBy={titleId} onSaved={done} onCancel={done} />}
+                        </Fresh>
+                      )}
                     </EditDialog>
                     {admin ? <RotateSecret apiId={apiOut.id} server={server} onRotated={onRotated} /> : null}
                     <DeleteServer apiId={apiOut.id} server={server} />
