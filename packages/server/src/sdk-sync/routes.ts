@@ -59,12 +59,12 @@ export function sdkSyncRoutes(deps: { apis: ApiService; snapshots: SnapshotServi
       ...asWritten,
     }, async (request, reply) => {
       const api = request.sdkApi!;
-      const built = await deps.snapshots.build(api, full(request));
+      const streamed = await deps.snapshots.stream(api, full(request), request.headers['if-none-match']);
       await deps.apis.recordSdkVisit(api, String(request.headers['user-agent'] ?? ''));
-      reply.header('etag', built.etag).header('cache-control', 'no-store');
-      if (request.headers['if-none-match'] === built.etag) return reply.status(304).send(undefined as never);
-      // The text already written (snapshot.ts), sent as is: a string is never serialized again.
-      return reply.type('application/json').send(built.json as never);
+      reply.header('etag', streamed.etag).header('cache-control', 'no-store');
+      if (!streamed.body) return reply.status(304).send(undefined as never);
+      // Written as it is read (snapshot-stream.ts): a stream is piped, never serialized again.
+      return reply.type('application/json').send(streamed.body as never);
     });
 
     app.get('/sdk/v1/changes', {
