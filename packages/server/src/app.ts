@@ -1,5 +1,4 @@
 import cookie, { type FastifyCookieOptions } from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -23,6 +22,7 @@ import type { Clock } from './platform/clock.js';
 import { SecretBox } from './platform/crypto.js';
 import type { DatabaseHandle } from './platform/db/database.js';
 import { Problem } from './platform/errors.js';
+import { jsonHeaders, securityHeaders } from './platform/http/security-headers.js';
 import { classifyHost, isTenantFace, type Face } from './platform/http/host.js';
 import { logDestination, logRedact, logSerializers } from './platform/http/logging.js';
 import { httpServerFactory } from './platform/http/server-factory.js';
@@ -299,7 +299,6 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   // parseOptions reach the cookie parser at run time (its types only name the serializer's options,
   // and the serializer ignores what it does not know).
   await app.register(cookie, { parseOptions: { decode: decodeCookieValue } as unknown as FastifyCookieOptions['parseOptions'] });
-  await app.register(helmet, { contentSecurityPolicy: { directives: { defaultSrc: ["'self'"], frameAncestors: ["'none'"] } } });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -311,10 +310,19 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
 
-  // Set by the first hook of every request; null only before it runs.
+  // One synchronous hook where there were three (helmet's two and the face's), since every request
+  // of every face pays it (issue 28): the face, the security headers (computed once; a JSON
+  // endpoint of the sign-in service gets only those a JSON reader heeds), and the request's entry
+  // among those in flight, for the log line of a shutdown that has to abandon them.
+  const pageHeaders = securityHeaders({ contentSecurityPolicy: { directives: { defaultSrc: ["'self'"], frameAncestors: ["'none'"] } } });
+  const jsonOnlyHeaders = jsonHeaders(pageHeaders);
   app.decorateRequest('face', null as never);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, reply, done) => {
     request.face = classifyHost(request.headers.host, config.consoleHost, config.portalDomain);
+    const raw = reply.raw;
+    for (const [name, value] of request.routeOptions.config.jsonOnly ? jsonOnlyHeaders : pageHeaders) raw.setHeader(name, value);
+    services.lifecycle.requestStarted(request.id, request);
+    done();
   });
   // Graceful shutdown: connections idle at close are closed at once, but one busy with a request
   // would stay open for the keep-alive timeout after answering. Answers sent while closing say
@@ -325,19 +333,18 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
     // SDKs holding a long poll get their (empty) answer now instead of at the end of their wait.
     services.sdkWaiters.close();
   });
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
-  // In-flight requests by route pattern, for the log line of a shutdown that has to abandon them.
-  app.addHook('onRequest', async (request) => {
-    services.lifecycle.requestStarted(request.id, `${request.method} ${request.routeOptions.url ?? '(no route)'}`);
-  });
-  app.addHook('onRequestAbort', async (request) => services.lifecycle.requestEnded(request.id));
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onRequestAbort', (request, done) => {
     services.lifecycle.requestEnded(request.id);
-    const labels = { route: request.routeOptions.url ?? 'unmatched', method: request.method, status: String(reply.statusCode) };
-    services.metrics.requests.inc(labels);
-    services.metrics.latency.observe(labels, reply.elapsedTime / 1000);
+    done();
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    services.lifecycle.requestEnded(request.id);
+    services.metrics.recordRequest(request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode, reply.elapsedTime / 1000);
+    done();
   });
 
   await app.register(operationalRoutes({ db: services.db, metrics: services.metrics, lifecycle: services.lifecycle, metricsAccess: { token: config.metricsToken, trustProxy: config.trustProxy } }));
