@@ -145,3 +145,57 @@ test('apps for a viewer: the list, no form, rotation or delete', { skip: skipWit
   assert.deepEqual(cp.problems, []);
   await cp.context.close();
 });
+
+test('apps: edit the name, redirect and sign-out URIs in a dialog; a refused URI keeps it open; Escape changes nothing', { skip: skipWithoutChromium }, async () => {
+  const apiId = await newApi('Edited API');
+  const made = await owner.client.post(`/apis/${apiId}/signin/apps`, { name: 'Dashboard', kind: 'web', redirect_uris: ['https://app.example.com/callback'] });
+  assert.equal(made.status, 200, made.text);
+  const appId = made.body.id as string;
+  const read = async () => (await owner.client.get(`/apis/${apiId}/signin/apps/${appId}`)).body as App & { refresh_tokens: boolean };
+  const cp = await newConsolePage(f);
+  await shareSession(f, cp, owner.client);
+  const { page } = cp;
+  await page.goto(`/apis/${apiId}/signin/apps`);
+  await page.getByRole('navigation', { name: 'Sign-in service' }).getByRole('link', { name: 'Apps', exact: true }).waitFor();
+
+  // Escape: nothing sent, nothing changed.
+  await page.getByRole('button', { name: 'Edit Dashboard' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit Dashboard' });
+  const form = dialog.getByRole('form', { name: 'Edit Dashboard' });
+  await form.getByLabel('Name', { exact: true }).fill('Changed by mistake');
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'hidden' });
+  assert.equal((await read()).name, 'Dashboard');
+
+  // Opened again: the form starts from the app as it is, its kind fixed.
+  await page.getByRole('button', { name: 'Edit Dashboard' }).click();
+  assert.equal(await form.getByLabel('Name', { exact: true }).inputValue(), 'Dashboard');
+  await form.getByText('the kind is fixed').waitFor();
+  assert.equal(await form.getByRole('radio').count(), 0);
+  await form.getByLabel('Name', { exact: true }).fill('Dashboard v2');
+  await form.getByLabel('Redirect URIs').fill('https://app.example.com/callback\nhttps://app.example.com/cb#frag');
+  await form.getByLabel('Sign-out URIs').fill('https://app.example.com/bye');
+  await form.getByRole('button', { name: 'Save app' }).click();
+  assert.match(await fieldError(form, 'Redirect URIs'), /^Line 2: /);
+  await shotAndCheck(f, page, '7-edit-refused');
+  assert.equal((await read()).name, 'Dashboard', 'nothing changed');
+
+  await form.getByLabel('Redirect URIs').fill('https://app.example.com/callback\nhttps://app.example.com/cb2');
+  await form.getByLabel('Refresh tokens (the app may ask for offline_access)').uncheck();
+  await form.getByRole('button', { name: 'Save app' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  const changed = await read();
+  assert.equal(changed.name, 'Dashboard v2');
+  assert.deepEqual(changed.redirect_uris, ['https://app.example.com/callback', 'https://app.example.com/cb2']);
+  assert.deepEqual(changed.post_logout_redirect_uris, ['https://app.example.com/bye']);
+  assert.equal(changed.refresh_tokens, false);
+  assert.equal(changed.kind, 'web');
+  const row = page.getByTestId(`app-${appId}`);
+  await row.getByText('https://app.example.com/cb2').waitFor();
+  await row.getByRole('cell', { name: `Dashboard v2 ${appId}` }).waitFor();
+  // Focus went back to the button that opened the dialog.
+  assert.equal(await page.evaluate(() => (globalThis as any).document.activeElement?.textContent), 'Edit Dashboard v2');
+  await shotAndCheck(f, page, '8-edited');
+  assert.deepEqual(cp.problems, []);
+  await cp.context.close();
+});

@@ -1,6 +1,7 @@
 // The sign-in settings where the platform plan lacks apps people connect (an operator's catalogue
 // whose free plan leaves them out; every shipped plan includes them): the page says why they stay
-// off and links to the platform plan; the switch still saves, and reads "off in effect".
+// off and links to the platform plan; the switch still saves, and reads "off in effect". End-user
+// keys, left out of the same plan: the key settings say so, and turning keys on is refused (402).
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,8 +16,12 @@ let f: ConsoleFixture;
 let owner: SignedUp;
 before(async () => {
   if (skipWithoutChromium) return;
-  const catalogue = JSON.parse(readFileSync(SHIPPED_PLATFORM_PLANS, 'utf8')) as { plans: { code: string; connected_apps: boolean }[] };
-  for (const plan of catalogue.plans) if (plan.code === 'free') plan.connected_apps = false;
+  const catalogue = JSON.parse(readFileSync(SHIPPED_PLATFORM_PLANS, 'utf8')) as { plans: { code: string; connected_apps: boolean; end_user_keys: boolean }[] };
+  for (const plan of catalogue.plans) {
+    if (plan.code !== 'free') continue;
+    plan.connected_apps = false;
+    plan.end_user_keys = false;
+  }
   const file = join(mkdtempSync(join(tmpdir(), 'gh-plans-')), 'platform-plans.json');
   writeFileSync(file, JSON.stringify(catalogue));
   f = await startConsole(import.meta.url, { PLATFORM_PLANS_FILE: file });
@@ -44,6 +49,29 @@ test('the plan gate of apps people connect is explained, and the switch still sa
   await page.getByRole('status').getByText(/^Saved at /).waitFor();
   assert.equal((await owner.client.get(`/apis/${apiId}/signin`)).body.connected_apps, 'on');
   await shotAndCheck(f, page, '1-plan-gate');
+  assert.deepEqual(cp.problems, []);
+  await cp.context.close();
+});
+
+test('the plan gate of end-user keys is explained, and turning them on is refused with a link to the plan', { skip: skipWithoutChromium }, async () => {
+  const cp = await newConsolePage(f);
+  const { page } = cp;
+  await shareSession(f, cp, owner.client);
+  const created = await owner.client.post(`/workspaces/${owner.workspaceId}/apis`, { name: 'Keyless API', preset: 'payg' });
+  assert.equal(created.status, 200, created.text);
+  const apiId = created.body.api.id as string;
+  await page.goto(`/apis/${apiId}/signin/keys`);
+  const gate = page.getByTestId('keys-plan-gate');
+  await gate.waitFor();
+  assert.match((await gate.textContent()) ?? '', /does not include end-user keys/);
+  const sw = page.getByRole('switch', { name: 'People may make their own API keys' });
+  assert.equal(await sw.getAttribute('aria-checked'), 'false');
+  await sw.click();
+  await page.getByRole('button', { name: 'Save key settings' }).click();
+  await page.getByRole('alert').waitFor();
+  assert.equal(await page.locator('form').getByRole('link', { name: 'See the platform plan' }).last().getAttribute('href'), `/apis/${apiId}/plan`);
+  assert.equal((await owner.client.get(`/apis/${apiId}/signin/key-settings`)).body.enabled, false);
+  await shotAndCheck(f, page, '2-keys-plan-gate');
   assert.deepEqual(cp.problems, []);
   await cp.context.close();
 });

@@ -90,3 +90,35 @@ test('roles for a viewer: the list, no form or delete', { skip: skipWithoutChrom
   assert.deepEqual(cp.problems, []);
   await cp.context.close();
 });
+
+test('roles: edit name and permissions in a dialog; a taken name is refused in it', { skip: skipWithoutChromium }, async () => {
+  const { apiId, serverId } = await apiWithServer('Edited API');
+  const reader = await owner.client.post(`/apis/${apiId}/signin/roles`, { name: 'Reader', permissions: [{ server_id: serverId, permission: 'read:forecasts' }] });
+  assert.equal(reader.status, 200, reader.text);
+  assert.equal((await owner.client.post(`/apis/${apiId}/signin/roles`, { name: 'Admin' })).status, 200);
+  const cp = await newConsolePage(f);
+  await shareSession(f, cp, owner.client);
+  const { page } = cp;
+  await page.goto(`/apis/${apiId}/signin/roles`);
+  await page.getByRole('button', { name: 'Edit Reader' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit Reader' });
+  const form = dialog.getByRole('form', { name: 'Edit Reader' });
+  assert.ok(await form.getByRole('checkbox', { name: /read:forecasts/ }).isChecked());
+  await form.getByLabel('Name', { exact: true }).fill('Admin');
+  await form.getByRole('button', { name: 'Save role' }).click();
+  await form.getByRole('alert').waitFor();
+  await shotAndCheck(f, page, '5-edit-name-taken');
+  await form.getByLabel('Name', { exact: true }).fill('Power reader');
+  await form.getByRole('checkbox', { name: /read:forecasts/ }).uncheck();
+  await form.getByRole('checkbox', { name: /admin:all/ }).check();
+  await form.getByRole('button', { name: 'Save role' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  const roles = (await owner.client.get(`/apis/${apiId}/signin/roles`)).body.roles as { id: string; name: string; permissions: { permission: string }[] }[];
+  const changed = roles.find((r) => r.id === reader.body.id)!;
+  assert.equal(changed.name, 'Power reader');
+  assert.deepEqual(changed.permissions.map((p) => p.permission), ['admin:all']);
+  await page.locator('tr', { hasText: 'Power reader' }).getByText('admin:all').waitFor();
+  await shotAndCheck(f, page, '6-edited');
+  assert.deepEqual(cp.problems, []);
+  await cp.context.close();
+});

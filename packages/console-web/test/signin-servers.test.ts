@@ -145,3 +145,56 @@ test('servers for a viewer: the list, no form, rotation or delete', { skip: skip
   assert.deepEqual(cp.problems, []);
   await cp.context.close();
 });
+
+test('servers: edit the limit and permissions in a dialog; a removed permission leaves its role; bounds refused on the field', { skip: skipWithoutChromium }, async () => {
+  const apiId = await newApi('Edited API');
+  const made = await owner.client.post(`/apis/${apiId}/signin/servers`, {
+    name: 'Forecasts MCP', resource_url: 'https://mcp.example.com/mcp', requests_per_minute: 60,
+    permissions: [{ name: 'read:forecasts' }, { name: 'write:alerts', sensitive: true }],
+  });
+  assert.equal(made.status, 200, made.text);
+  const serverId = made.body.id as string;
+  const role = await owner.client.post(`/apis/${apiId}/signin/roles`, { name: 'Alerter', permissions: [{ server_id: serverId, permission: 'write:alerts' }, { server_id: serverId, permission: 'read:forecasts' }] });
+  assert.equal(role.status, 200, role.text);
+  const read = async () => (await owner.client.get(`/apis/${apiId}/signin/servers/${serverId}`)).body as Server;
+  const cp = await newConsolePage(f);
+  await shareSession(f, cp, owner.client);
+  const { page } = cp;
+  await page.goto(`/apis/${apiId}/signin/servers`);
+  await page.getByRole('button', { name: 'Edit Forecasts MCP' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit Forecasts MCP' });
+  const form = dialog.getByRole('form', { name: 'Edit Forecasts MCP' });
+  assert.equal(await form.getByLabel('Requests a minute, per person').inputValue(), '60');
+  assert.equal(await form.getByLabel('Permission 2 name').inputValue(), 'write:alerts');
+  assert.ok(await form.getByLabel('Permission 2 is sensitive').isChecked());
+  // Both sides of the limit's bounds, on the field: 0 refused, 1 accepted below.
+  await form.getByLabel('Requests a minute, per person').fill('0');
+  await form.getByRole('button', { name: 'Save server' }).click();
+  assert.ok((await fieldError(form, 'Requests a minute, per person')).length > 0);
+  await shotAndCheck(f, page, '7-edit-refused');
+  assert.equal((await read()).requests_per_minute, 60);
+
+  await form.getByLabel('Requests a minute, per person').fill('1');
+  await form.getByRole('button', { name: 'Remove permission 2' }).click();
+  await form.getByLabel('Permission 1 description').fill('Read forecasts');
+  await form.getByLabel('Permission 1 is sensitive').check();
+  await form.getByRole('button', { name: 'Save server' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  const changed = await read();
+  assert.equal(changed.requests_per_minute, 1);
+  assert.deepEqual(changed.permissions, [{ name: 'read:forecasts', description: 'Read forecasts', sensitive: true }]);
+  const roles = (await owner.client.get(`/apis/${apiId}/signin/roles`)).body.roles as { permissions: { permission: string }[] }[];
+  assert.deepEqual(roles[0]!.permissions.map((p) => p.permission), ['read:forecasts'], 'the removed permission left the role');
+  await page.getByTestId(`server-${serverId}`).getByText('Read forecasts').waitFor();
+
+  // No limit: the field emptied sends null.
+  await page.getByRole('button', { name: 'Edit Forecasts MCP' }).click();
+  await form.getByLabel('Requests a minute, per person').fill('');
+  await form.getByRole('button', { name: 'Save server' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  assert.equal((await read()).requests_per_minute, null);
+  await page.getByTestId(`server-${serverId}`).getByText('no limit').waitFor();
+  await shotAndCheck(f, page, '8-edited');
+  assert.deepEqual(cp.problems, []);
+  await cp.context.close();
+});

@@ -158,10 +158,13 @@ const routes: Record<string, RouteRule> = {
   'GET /api/apis/{api}/signin/people/{id}': { access: 'viewer', params: (f) => ({ id: f.personId }) },
   'PATCH /api/apis/{api}/signin/people/{id}': { access: 'editor', params: (f) => ({ id: f.personId }), body: { status: 'suspended' } },
   'PUT /api/apis/{api}/signin/people/{id}/roles': { access: 'editor', params: (f) => ({ id: f.personId }) },
+  'GET /api/apis/{api}/signin/people/{id}/sessions': { access: 'viewer', params: (f) => ({ id: f.personId }) },
+  'DELETE /api/apis/{api}/signin/people/{id}/sessions/{session}': { access: 'editor', params: (f) => ({ id: f.personId, session: 'sid_none' }) },
   // Apps people connect: no such app; access is decided before the app is looked for.
   'GET /api/apis/{api}/signin/connected-apps': { access: 'viewer' },
   'POST /api/apis/{api}/signin/connected-apps/block': { access: 'editor', body: { client_id: 'app_none' } },
   'POST /api/apis/{api}/signin/connected-apps/unblock': { access: 'editor', body: { client_id: 'app_none' } },
+  'POST /api/apis/{api}/signin/connected-apps/delete': { access: 'editor', body: { client_id: 'app_none' } },
 
   // Events to owners (issue 24: viewers read, editors and up change).
   'GET /api/apis/{api}/webhooks': { access: 'viewer' },

@@ -79,6 +79,13 @@ export function signinSettingsRoutes(registry: RegistryService, people: PeopleDi
       schema: { tags, summary: 'Unblock a connected app (editor); grants revoked by the block stay revoked', params: ApiParams, body: s.ConnectedAppInBody, response: withProblems({ 200: s.ConnectedAppOut }) },
     }, async (request) => registry.connectedApps.unblock(requireCaller(request), request.params.api, request.body.client_id));
 
+    app.post(`${base}/connected-apps/delete`, {
+      schema: { tags, summary: 'Delete a connected app with its grants (editor); a metadata document app comes back on its next use, so block one to keep it out', params: ApiParams, body: s.ConnectedAppInBody, response: withProblems({ 204: Type.Null() }) },
+    }, async (request, reply) => {
+      await registry.connectedApps.remove(requireCaller(request), request.params.api, request.body.client_id);
+      return reply.status(204).send(null);
+    });
+
     tags = ['sign-in servers'];
     app.get(`${base}/servers`, {
       schema: { tags, summary: 'APIs and MCP servers tokens are for, with their permissions', params: ApiParams, response: withProblems({ 200: Type.Object({ servers: Type.Array(s.ServerOut) }) }) },
@@ -143,5 +150,16 @@ export function signinSettingsRoutes(registry: RegistryService, people: PeopleDi
     app.put(`${base}/people/:id/roles`, {
       schema: { tags, summary: "Set a person's roles (editor)", params: s.ItemParams, body: s.PersonRolesInBody, response: withProblems({ 200: s.PersonOut }) },
     }, async (request) => unwrap(await people.setRoles(requireCaller(request), request.params.api, request.params.id, request.body.role_ids)));
+
+    app.get(`${base}/people/:id/sessions`, {
+      schema: { tags, summary: "A person's live sessions on the sign-in pages, newest first (at most 100)", params: s.ItemParams, response: withProblems({ 200: s.PersonSessionsBody }) },
+    }, async (request) => people.sessions(requireCaller(request), request.params.api, request.params.id));
+
+    app.delete(`${base}/people/:id/sessions/:session`, {
+      schema: { tags, summary: 'End one live session of a person (editor): that browser is signed out and the tokens issued in it answer inactive', params: s.SessionParams, response: withProblems({ 204: Type.Null() }) },
+    }, async (request, reply) => {
+      await people.endSession(requireCaller(request), request.params.api, request.params.id, request.params.session);
+      return reply.status(204).send(null);
+    });
   };
 }

@@ -181,6 +181,15 @@ export const PeopleQuery = Type.Object({
 export const PersonStatusInBody = Body({ status: PersonStatus }, 'suspending ends the person\'s sessions; their tokens and keys answer inactive');
 export const PersonRolesInBody = Body({ role_ids: Type.Array(Id, { maxItems: 100, uniqueItems: true }) });
 
+export const PersonSessionOut = Type.Object({
+  id: Type.String({ description: 'the `sid` of the tokens issued in this session' }),
+  amr: Type.Array(Type.String(), { description: 'how the person signed in (RFC 8176: pwd, otp)' }),
+  auth_time: Timestamp,
+  created_at: Timestamp,
+  expires_at: Timestamp,
+});
+export const PersonSessionsBody = Type.Object({ sessions: Type.Array(PersonSessionOut) });
+
 // ---- Signing keys
 
 export const SigningKeyOut = Type.Object({
@@ -195,3 +204,4 @@ export const SigningKeysBody = Type.Object({ keys: Type.Array(SigningKeyOut) });
 // ---- Path parameters
 
 export const ItemParams = Type.Object({ api: Id, id: Id });
+export const SessionParams = Type.Object({ api: Id, id: Id, session: Id });

@@ -68,6 +68,26 @@ export class ConnectedAppRegistry {
     return this.#setBlocked(caller, apiId, clientId, false);
   }
 
+  /**
+   * Deletes an app (editors) with its grants, codes, refresh tokens and consents, so its tokens
+   * answer inactive. A registered app is gone for good (registering again gives a new client
+   * ID); a metadata document app comes back on its next use, so keeping one out is a block.
+   */
+  async remove(caller: Caller, apiId: string, clientId: string): Promise<void> {
+    const { api } = await this.deps.apis.access(caller, apiId, 'editor');
+    await this.deps.db.transaction().execute(async (trx) => {
+      const before = await q.findConnectedApp(trx, apiId, clientId);
+      if (!before) throw new Problem('not_found', 'No such connected app');
+      await q.deleteConnectedApp(trx, apiId, clientId);
+      await recordChange(this.deps, trx, caller, api, {
+        action: 'signin_connected_app.delete',
+        target: { type: 'signin_connected_app', id: clientId },
+        summary: `Deleted the connected app ${before.name} (${hostOf(before.origin === 'metadata' ? before.id : before.redirect_uris[0]!)})`,
+        details: { kind: before.origin, people: Number(before.people ?? 0) },
+      });
+    });
+  }
+
   async #setBlocked(caller: Caller, apiId: string, clientId: string, blocked: boolean): Promise<ConnectedAppOut> {
     const { api } = await this.deps.apis.access(caller, apiId, 'editor');
     return this.deps.db.transaction().execute(async (trx) => {

@@ -80,3 +80,34 @@ export async function replacePersonRoles(trx: Trx, personId: string, roleIds: st
   if (roleIds.length === 0) return;
   await trx.insertInto('person_roles').values(roleIds.map((roleId) => ({ person_id: personId, role_id: roleId }))).execute();
 }
+
+/** Live sessions of a person (not ended, not expired), newest first, at most `limit`. */
+export function liveSessionsOf(db: Executor, apiId: string, personId: string, now: Date, limit: number) {
+  return db
+    .selectFrom('person_sessions')
+    .select(['id', 'auth_time', 'amr', 'created_at', 'expires_at'])
+    .where('api_id', '=', apiId)
+    .where('person_id', '=', personId)
+    .where('ended_at', 'is', null)
+    .where('expires_at', '>', now)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** Ends one live session of a person; answers whether it was live. */
+export async function endLiveSession(trx: Trx, apiId: string, personId: string, sessionId: string, at: Date): Promise<boolean> {
+  const result = await trx
+    .updateTable('person_sessions')
+    .set({ ended_at: at })
+    .where('api_id', '=', apiId)
+    .where('person_id', '=', personId)
+    .where('id', '=', sessionId)
+    .where('ended_at', 'is', null)
+    .where('expires_at', '>', at)
+    .executeTakeFirst();
+  const ended = Number(result.numUpdatedRows) > 0;
+  if (ended) await notifyChange(trx, [changed.session(sessionId)]);
+  return ended;
+}

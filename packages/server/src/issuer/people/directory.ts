@@ -8,6 +8,9 @@ import { fail, ok, Problem, validationProblem, type Result } from '../../platfor
 import * as q from './directory-queries.js';
 import type { PersonStatus } from './tables.js';
 
+/** Sessions a person's list shows; more live at once is a sign of a script, not a person. */
+export const MAX_LISTED_SESSIONS = 100;
+
 type ListedPerson = NonNullable<Awaited<ReturnType<typeof q.findListedPerson>>>;
 type RoleRow = Awaited<ReturnType<typeof q.rolesOfPeople>>[number];
 export type PersonOut = ReturnType<typeof toPersonOut>;
@@ -96,6 +99,46 @@ export class PeopleDirectory {
         });
       }
       return ok(await this.#out(trx, apiId, person));
+    });
+  }
+
+  /**
+   * A person's live sessions on the sign-in pages (viewers), newest first, at most
+   * MAX_LISTED_SESSIONS: a session is a browser signed in, and its id is the `sid` of its tokens.
+   */
+  async sessions(caller: Caller, apiId: string, personId: string) {
+    await this.apis.access(caller, apiId, 'viewer');
+    await this.#find(this.db, apiId, personId);
+    const rows = await q.liveSessionsOf(this.db, apiId, personId, this.clock.now(), MAX_LISTED_SESSIONS);
+    return {
+      sessions: rows.map((row) => ({
+        id: row.id,
+        amr: row.amr,
+        auth_time: row.auth_time.toISOString(),
+        created_at: row.created_at.toISOString(),
+        expires_at: row.expires_at.toISOString(),
+      })),
+    };
+  }
+
+  /**
+   * Ends one live session of a person (editors): that browser is signed out, and the access
+   * tokens issued in it answer inactive (spec 3); tokens of an offline grant refreshed later stay
+   * good, as after a sign-out. An ended, expired or unknown session, or another person's, is 404.
+   */
+  async endSession(caller: Caller, apiId: string, personId: string, sessionId: string): Promise<void> {
+    const { api } = await this.apis.access(caller, apiId, 'editor');
+    await this.db.transaction().execute(async (trx) => {
+      const person = await this.#find(trx, apiId, personId);
+      if (!(await q.endLiveSession(trx, apiId, personId, sessionId, this.clock.now()))) throw new Problem('not_found', 'No such live session');
+      await this.audit.record(trx, actorOf(caller), {
+        workspaceId: api.workspace_id,
+        api: { id: apiId, name: api.name },
+        action: 'signin_person.session_end',
+        target: { type: 'signin_person', id: personId },
+        summary: `Ended a session of ${person.email}`,
+        details: { session_id: sessionId },
+      });
     });
   }
 

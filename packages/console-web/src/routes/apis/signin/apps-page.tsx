@@ -1,10 +1,10 @@
 // The owner's apps of an API's sign-in service (/apis/:api/signin/apps): the list, adding one
 // (a web app's secret shown once), rotating a web app's secret (admin; the old one works 24 hours
 // more) and deleting (editor, confirmed). Secrets live only in this page's state: leaving the page
-// forgets them. Opens on the API's record (shared with the frame) and the list.
+// forgets them. Changing an app's name, URIs and options (editor) happens in a dialog. Opens on the
+// API's record (shared with the frame) and the list.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { api, call } from '../../../api/client.js';
 import type { ApiOut, SigninAppOut } from '../../../api/records.js';
 import { canAdmin, canEdit } from '../../../app/roles.js';
@@ -17,7 +17,9 @@ import { PageHeader } from '../../../components/page.js';
 import { Empty, QueryState } from '../../../components/states.js';
 import { formatTime } from '../../../format/time.js';
 import { AppForm } from './app-form.js';
+import { EditDialog } from './edit-dialog.js';
 import { appsKey } from './keys.js';
+import { SigninNav } from './signin-nav.js';
 
 const KIND_NAMES: Record<SigninAppOut['kind'], string> = { web: 'web', spa: 'single-page', native: 'native' };
 
@@ -113,6 +115,9 @@ function AppsTable({ apiOut, apps, onRotated }: { apiOut: ApiOut; apps: SigninAp
                 <td>
                   {/* Stacked: the table keeps within the page at 1280 pixels. */}
                   <div className="actions" style={{ flexDirection: 'column', alignItems: 'stretch' }}>
+                    <EditDialog label={<>Edit<span className="visually-hidden"> {app.name}</span></>} title={`Edit ${app.name}`}>
+                      {(done, titleId) => <AppForm apiId={apiOut.id} app={app} labelledBy={titleId} onSaved={done} onCancel={done} />}
+                    </EditDialog>
                     {admin && app.kind === 'web' ? <RotateSecret apiId={apiOut.id} app={app} onRotated={onRotated} /> : null}
                     <DeleteApp apiId={apiOut.id} app={app} />
                   </div>
@@ -142,8 +147,8 @@ export function SigninAppsPage() {
           <PageHeader
             title={`Apps of ${apiOut.name}`}
             description={<>Your own web, single-page and native apps that sign people in with {apiOut.name}.</>}
-            actions={<Link to={`/apis/${apiOut.id}/signin`}>Sign-in settings</Link>}
           />
+          <SigninNav apiId={apiOut.id} />
           {shown ? (
             <div className="shown-once">
               <ShownOnce value={shown.secret} label={shown.rotated ? `The new client secret of ${shown.appName}.` : `${shown.appName} is added. Its client secret:`} testId="client-secret" />
@@ -156,10 +161,14 @@ export function SigninAppsPage() {
           ) : null}
           <AppsTable apiOut={apiOut} apps={list} onRotated={setShown} />
           {canEdit(apiOut.role) ? (
-            <AppForm
-              apiId={apiOut.id}
-              onCreated={(app) => setShown(app.client_secret ? { appName: app.name, secret: app.client_secret, rotated: false } : null)}
-            />
+            <section className="card" aria-labelledby="new-app-heading">
+              <h2 id="new-app-heading">Add an app</h2>
+              <AppForm
+                apiId={apiOut.id}
+                labelledBy="new-app-heading"
+                onSaved={(app) => setShown(app.client_secret ? { appName: app.name, secret: app.client_secret, rotated: false } : null)}
+              />
+            </section>
           ) : null}
         </>
       )}

@@ -1,8 +1,8 @@
 // The roles of an API's sign-in service (/apis/:api/signin/roles): each gives permissions of the
 // servers to the people holding it. Listed with their permissions and holders, added (editor) and
-// deleted (editor, confirmed: holders lose it). Opens on the API's record and the roles.
+// changed in a dialog and deleted (editor, confirmed: holders lose it). Opens on the API's record
+// and the roles.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Link } from 'react-router';
 import { api, call } from '../../../api/client.js';
 import type { ApiOut, SigninRoleOut } from '../../../api/records.js';
 import { canEdit } from '../../../app/roles.js';
@@ -11,8 +11,10 @@ import { ConfirmButton } from '../../../components/confirm.js';
 import { FormError } from '../../../components/field.js';
 import { PageHeader } from '../../../components/page.js';
 import { Empty, QueryState } from '../../../components/states.js';
+import { EditDialog } from './edit-dialog.js';
 import { rolesKey } from './keys.js';
-import { RoleForm } from './role-form.js';
+import { NewRoleCard, RoleForm } from './role-form.js';
+import { SigninNav } from './signin-nav.js';
 
 function DeleteRole({ apiId, role }: { apiId: string; role: SigninRoleOut }) {
   const queryClient = useQueryClient();
@@ -56,7 +58,12 @@ function RolesTable({ apiOut, roles }: { apiOut: ApiOut; roles: SigninRoleOut[] 
               <td>{role.people}</td>
               {editor ? (
                 <td>
-                  <DeleteRole apiId={apiOut.id} role={role} />
+                  <div className="actions">
+                    <EditDialog label={<>Edit<span className="visually-hidden"> {role.name}</span></>} title={`Edit ${role.name}`}>
+                      {(done, titleId) => <RoleForm apiId={apiOut.id} role={role} labelledBy={titleId} onSaved={done} onCancel={done} />}
+                    </EditDialog>
+                    <DeleteRole apiId={apiOut.id} role={role} />
+                  </div>
                 </td>
               ) : null}
             </tr>
@@ -82,10 +89,10 @@ export function SigninRolesPage() {
           <PageHeader
             title={`Roles of ${apiOut.name}`}
             description={<>Roles give the people holding them permissions of your servers; your own apps may read them through the roles scope.</>}
-            actions={<Link to={`/apis/${apiOut.id}/signin/servers`}>Servers</Link>}
           />
+          <SigninNav apiId={apiOut.id} />
           <RolesTable apiOut={apiOut} roles={list} />
-          {canEdit(apiOut.role) ? <RoleForm apiId={apiOut.id} /> : null}
+          {canEdit(apiOut.role) ? <NewRoleCard apiId={apiOut.id} /> : null}
         </>
       )}
     </QueryState>

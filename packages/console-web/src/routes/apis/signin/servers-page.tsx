@@ -1,10 +1,10 @@
 // The servers of an API's sign-in service (/apis/:api/signin/servers): the APIs and MCP servers
 // tokens are for, with their permissions (sensitive marked) and per-person limit. Adding one shows
 // its `rs_` client ID and secret once; rotating (admin) shows the new secret once while the old one
-// works 24 hours more; deleting (editor) is confirmed. Secrets live only in this page's state.
+// works 24 hours more; deleting (editor) is confirmed; changing name, URL, limit and permissions
+// (editor) happens in a dialog. Secrets live only in this page's state.
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link } from 'react-router';
 import { api, call } from '../../../api/client.js';
 import type { ApiOut, SigninServerOut } from '../../../api/records.js';
 import { canAdmin, canEdit } from '../../../app/roles.js';
@@ -16,8 +16,10 @@ import { FormError } from '../../../components/field.js';
 import { PageHeader } from '../../../components/page.js';
 import { Empty, QueryState } from '../../../components/states.js';
 import { formatTime } from '../../../format/time.js';
+import { EditDialog } from './edit-dialog.js';
 import { serversKey } from './keys.js';
 import { ServerForm } from './server-form.js';
+import { SigninNav } from './signin-nav.js';
 
 interface Shown {
   serverName: string;
@@ -104,6 +106,9 @@ function ServersTable({ apiOut, servers, onRotated }: { apiOut: ApiOut; servers:
               {editor ? (
                 <td>
                   <div className="actions" style={{ flexDirection: 'column', alignItems: 'stretch' }}>
+                    <EditDialog label={<>Edit<span className="visually-hidden"> {server.name}</span></>} title={`Edit ${server.name}`}>
+                      {(done, titleId) => <ServerForm apiId={apiOut.id} server={server} labelledBy={titleId} onSaved={done} onCancel={done} />}
+                    </EditDialog>
                     {admin ? <RotateSecret apiId={apiOut.id} server={server} onRotated={onRotated} /> : null}
                     <DeleteServer apiId={apiOut.id} server={server} />
                   </div>
@@ -133,8 +138,8 @@ export function SigninServersPage() {
           <PageHeader
             title={`Servers of ${apiOut.name}`}
             description={<>The APIs and MCP servers that people’s tokens from {apiOut.name} are for. A server checks tokens by introspection with its own client ID and secret.</>}
-            actions={<Link to={`/apis/${apiOut.id}/signin`}>Sign-in settings</Link>}
           />
+          <SigninNav apiId={apiOut.id} />
           {shown ? (
             <div className="shown-once">
               <p>
@@ -149,7 +154,16 @@ export function SigninServersPage() {
             </div>
           ) : null}
           <ServersTable apiOut={apiOut} servers={list} onRotated={setShown} />
-          {canEdit(apiOut.role) ? <ServerForm apiId={apiOut.id} onCreated={(server) => setShown({ serverName: server.name, clientId: server.client_id, secret: server.client_secret, rotated: false })} /> : null}
+          {canEdit(apiOut.role) ? (
+            <section className="card" aria-labelledby="new-server-heading">
+              <h2 id="new-server-heading">Add a server</h2>
+              <ServerForm
+                apiId={apiOut.id}
+                labelledBy="new-server-heading"
+                onSaved={(server) => server.client_secret && setShown({ serverName: server.name, clientId: server.client_id, secret: server.client_secret, rotated: false })}
+              />
+            </section>
+          ) : null}
         </>
       )}
     </QueryState>

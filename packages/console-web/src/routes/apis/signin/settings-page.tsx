@@ -18,6 +18,7 @@ import { formatTime } from '../../../format/time.js';
 import { parseWhole } from '../settings/parse.js';
 import { describeSeconds } from './durations.js';
 import { signinSettingsKey } from './keys.js';
+import { SigninNav } from './signin-nav.js';
 
 type Errors = Record<string, string>;
 const LIFETIMES = [
@@ -197,8 +198,8 @@ export function SigninSettingsPage() {
           <PageHeader
             title={`Sign-in of ${apiOut.name}`}
             description={<>How people sign in to {apiOut.name} and how long what they get lasts. Last changed {formatTime(current.updated_at)}.</>}
-            actions={<Link to={`/apis/${apiOut.id}/signin/apps`}>Apps</Link>}
           />
+          <SigninNav apiId={apiOut.id} />
           {canEdit(apiOut.role) ? null : <p className="alert info">You are a viewer of this workspace: you see the settings, and editors change them.</p>}
           <SigninForm apiOut={apiOut} settings={current} />
         </>
