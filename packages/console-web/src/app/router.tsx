@@ -7,6 +7,7 @@ import { apiRoutes } from '../routes/apis/index.js';
 import { authRoutes } from '../routes/auth/index.js';
 import { customerRoutes } from '../routes/customers/index.js';
 import { dashboardRoutes } from '../routes/dashboard/index.js';
+import { domainRoutes } from '../routes/domain/index.js';
 import { eventRoutes } from '../routes/events/index.js';
 import { HomePage } from '../routes/home.js';
 import { ledgerRoutes } from '../routes/ledger/index.js';
@@ -32,6 +33,7 @@ export const router = createBrowserRouter([
       ...customerRoutes,
       ...ledgerRoutes,
       ...eventRoutes,
+      ...domainRoutes,
       { path: '*', element: <NotFoundPage /> },
     ],
   },
