@@ -12,6 +12,7 @@ import { eventRoutes } from '../routes/events/index.js';
 import { HomePage } from '../routes/home.js';
 import { ledgerRoutes } from '../routes/ledger/index.js';
 import { NotFoundPage } from '../routes/not-found.js';
+import { planRoutes } from '../routes/plans/index.js';
 import { workspaceRoutes } from '../routes/workspaces/index.js';
 import { Frame } from './frame.js';
 import { RequireSession } from './session.js';
@@ -34,6 +35,7 @@ export const router = createBrowserRouter([
       ...ledgerRoutes,
       ...eventRoutes,
       ...domainRoutes,
+      ...planRoutes,
       { path: '*', element: <NotFoundPage /> },
     ],
   },
