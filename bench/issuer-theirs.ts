@@ -2,8 +2,10 @@
 // ours: authorization code with PKCE S256, RS256 JWT access tokens (typ at+jwt) for RESOURCE,
 // refresh tokens rotated on every use, an ID token with e-mail claims, and introspection by a
 // resource server with client_secret_basic. Tokens live in its own in-memory adapter, given a store
-// of 10 million entries: its default keeps 1,000 (least recently used out), which drops codes and
-// grants under a benchmark's load.
+// of 10 million entries (its default keeps 1,000, least recently used out, which drops codes and
+// grants under a benchmark's load), or with BENCH_PEER_ADAPTER=redis in Redis (REDIS_URL, default
+// redis://127.0.0.1:6379) through oidc-redis-adapter.ts, the storage its documentation asks of a
+// production deployment; its keys carry a prefix of this process and are deleted when it stops.
 //
 // oidc-provider does not introspect structured (JWT) access tokens (its rejectStructuredTokens
 // step answers unsupported_token_type), so the resource server introspects access tokens of an
@@ -14,6 +16,8 @@ import type { AddressInfo } from 'node:net';
 import Provider, { errors } from 'oidc-provider';
 import MemoryAdapter from 'oidc-provider/lib/adapters/memory_adapter.js';
 import LRU from 'oidc-provider/lib/helpers/lru.js';
+import { Redis } from 'ioredis';
+import { redisAdapterFactory, redisCommands } from './oidc-redis-adapter.js';
 import { CODE_CHALLENGE, eachLimited, NONCE, ownCpuMicros, PERMISSION, REDIRECT_URI, RESOURCE, SCOPES, type ChildMessage, type ParentMessage } from './issuer-support.js';
 
 export const OPAQUE_RESOURCE = `${RESOURCE}/opaque`;
@@ -33,9 +37,14 @@ const issuer = `http://${host}`;
 
 const audiences = (aud: unknown): unknown[] => (Array.isArray(aud) ? aud : [aud]);
 
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const redis = process.env.BENCH_PEER_ADAPTER === 'redis' ? new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 }) : null;
+if (redis) await redis.connect();
+const redisPrefix = `bench-oidc-${randomBytes(4).toString('hex')}:`;
+const RedisAdapter = redis ? redisAdapterFactory(redis, redisPrefix) : null;
 const store = new LRU({ maxSize: 10_000_000 });
 const provider = new Provider(issuer, {
-  adapter: (model: string) => new MemoryAdapter(model, store),
+  adapter: (model: string) => (RedisAdapter ? new RedisAdapter(model) : new MemoryAdapter(model, store)),
   clients: [
     { client_id: APP.clientId, client_secret: APP.secret, redirect_uris: [REDIRECT_URI], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'client_secret_basic' },
     // The resource server: introspection only.
@@ -102,10 +111,20 @@ process.on('message', async (message: ParentMessage) => {
     const codes = await eachLimited(Array.from({ length: message.count }), 8, () => mintCode(resource));
     await send({ type: 'codes', codes });
   } else if (message.type === 'cpu') {
-    await send({ type: 'cpu', serverMicros: ownCpuMicros(), databaseMicros: null, queries: null });
+    await send({ type: 'cpu', serverMicros: ownCpuMicros(), databaseMicros: null, queries: redis ? redisCommands.count : null });
   } else if (message.type === 'stop') {
     httpServer.closeAllConnections();
     await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    if (redis) {
+      // Only this process's keys: the Redis is shared.
+      let cursor = '0';
+      do {
+        const [next, keys] = await redis.scan(cursor, 'MATCH', `${redisPrefix}*`, 'COUNT', 1000);
+        if (keys.length) await redis.del(...keys);
+        cursor = next;
+      } while (cursor !== '0');
+      await redis.quit();
+    }
     await send({ type: 'stopped' });
     process.disconnect();
   }
@@ -121,5 +140,5 @@ await send({
   app: APP,
   server: SERVER,
   introspectedResource: OPAQUE_RESOURCE,
-  storage: 'memory (its own in-memory adapter, store of 10M entries)',
+  storage: redis ? `Redis (${new URL(REDIS_URL).host}, its adapter interface over ioredis, keys ${redisPrefix}*)` : 'memory (its own in-memory adapter, store of 10M entries)',
 });

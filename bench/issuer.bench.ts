@@ -2,15 +2,18 @@
 // the same run: code exchanges, refreshes and introspections per second, with p50 and p99 latency.
 //
 // Each issuer runs in a child process (issuer-ours.ts: the built app on PostgreSQL; issuer-theirs.ts:
-// oidc-provider with its in-memory adapter); this process drives both over real HTTP with a fixed
+// oidc-provider twice, once with its in-memory adapter, which its documentation says is for
+// development only, and once on Redis through an adapter of the shape its documentation gives, as a
+// production deployment stores codes, grants and refresh tokens); this process drives all three over real HTTP with a fixed
 // concurrency of CONNECTIONS keep-alive connections (undici), each connection sending its next
 // request when the last one answered. Per operation and side: a warm-up, then ROUNDS rounds of
-// REQUESTS requests, the two sides alternating (and taking turns to go first), and the medians.
+// REQUESTS requests, the sides taking turns (each round starts with the next one), and the medians.
 // Codes are minted by each issuer's own models before each run, outside the timed part. Every
 // answer must be 200 and is checked (tokens present, introspection active); one non-200 stops the run.
 // Beside ops/s and latency it reports each issuer process's CPU per operation, and for ours the CPU
-// of its PostgreSQL backends and the statements it sent: on a shared machine these vary far less
-// than ops/s.
+// of its PostgreSQL backends and the statements it sent (for the Redis peer, the Redis commands): on
+// a shared machine these vary far less than ops/s. The targets of issue 28 are printed beside the
+// ratios they judge.
 //
 // Run: npm run build && node scripts/run-bench.mjs issuer (it measures packages/server/dist).
 // BENCH_DATABASE_URL or TEST_DATABASE_URL names the PostgreSQL (default postgres://postgres@127.0.0.1:5432/test;
@@ -124,10 +127,10 @@ function exchangeForm(code: string) {
   return { grant_type: 'authorization_code', code, redirect_uri: REDIRECT_URI, code_verifier: CODE_VERIFIER };
 }
 
-async function start(name: string, file: string): Promise<Side> {
+async function start(name: string, file: string, env: Record<string, string> = {}): Promise<Side> {
   // One directory per issuer: tsx's loader thread writes a profile of its own beside the main one.
   const profile = CPU_PROF_DIR ? ['--cpu-prof', '--cpu-prof-dir', `${CPU_PROF_DIR}/${name}`] : [];
-  const child = fork(fileURLToPath(new URL(file, import.meta.url)), [], { execArgv: ['--import', 'tsx', ...profile] });
+  const child = fork(fileURLToPath(new URL(file, import.meta.url)), [], { execArgv: ['--import', 'tsx', ...profile], env: { ...process.env, ...env } });
   children.push(child);
   const ready = await nextMessage(child, 'ready');
   const pool = new Pool(`http://127.0.0.1:${ready.port}`, { connections: CONNECTIONS, pipelining: 1 });
@@ -203,22 +206,24 @@ const children: ChildProcess[] = [];
 const sides: Side[] = [];
 try {
   sides.push(await start('Gatehouse', './issuer-ours.ts'));
-  sides.push(await start('oidc-provider', './issuer-theirs.ts'));
-  const [ours, theirs] = sides as [Side, Side];
+  sides.push(await start('oidc-memory', './issuer-theirs.ts', { BENCH_PEER_ADAPTER: 'memory' }));
+  sides.push(await start('oidc-redis', './issuer-theirs.ts', { BENCH_PEER_ADAPTER: 'redis' }));
+  const [ours, memory, redis] = sides as [Side, Side, Side];
   console.log(`issuers on 127.0.0.1, ${CONNECTIONS} connections, ${WARMUP} requests of warm-up, then ${ROUNDS} rounds of ${REQUESTS} requests per operation; medians`);
   console.log(`  Gatehouse:     ${ours.ready.storage}; tokens are written to and read from the database`);
-  console.log(`  oidc-provider: ${theirs.ready.storage}; no database round trip at all`);
+  console.log(`  oidc-memory:   ${memory.ready.storage}; no database round trip at all`);
+  console.log(`  oidc-redis:    ${redis.ready.storage}`);
   console.log('  flow: authorization code + PKCE S256 -> RS256 at+jwt access token for the resource, rotating refresh token, ID token (openid email)');
   console.log('  introspection (server): rs credentials, client_secret_basic. Ours checks the RS256 JWT access token and its grant;');
   console.log('    oidc-provider refuses to introspect JWT access tokens, so it looks up an opaque access token of the same server');
   console.log('  introspection (app, RT): the web app introspects its refresh token on both sides (a stored-token lookup on both)');
-  console.log('  rate limits: ours runs its introspection limiter on every request with the spec 8 rules lifted (benchmark process only)');
+  console.log('  rate limits: ours runs its token and introspection limiters on every request with the spec 8 rules lifted (benchmark process only)');
 
   const runs = new Map<string, Run[]>();
   for (const [operation, label] of OPERATIONS) {
     for (const side of sides) await run(side, operation, WARMUP);
     for (let round = 0; round < ROUNDS; round++) {
-      const order = round % 2 === 0 ? sides : [...sides].reverse();
+      const order = [...sides.slice(round % sides.length), ...sides.slice(0, round % sides.length)];
       for (const side of order) {
         const key = `${operation}:${side.name}`;
         runs.set(key, [...(runs.get(key) ?? []), await run(side, operation, REQUESTS)]);
@@ -232,7 +237,7 @@ try {
     const values = runs.get(`${operation}:${side.name}`)!.map((r) => r[field]);
     return values.some((value) => value === null) ? null : median(values as number[]);
   };
-  console.log(`\n${'operation'.padEnd(25)} ${'issuer'.padEnd(14)} ${'ops/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'server CPU us/op'.padStart(17)} ${'PG CPU us/op'.padStart(13)} ${'queries/op'.padStart(11)}`);
+  console.log(`\n${'operation'.padEnd(25)} ${'issuer'.padEnd(14)} ${'ops/s'.padStart(8)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'server CPU us/op'.padStart(17)} ${'PG CPU us/op'.padStart(13)} ${'stmts/op'.padStart(11)}`);
   for (const [operation, label] of OPERATIONS) {
     for (const side of sides) {
       const database = of(operation, side, 'databaseCpuUs');
@@ -242,10 +247,36 @@ try {
           ` ${fmt(of(operation, side, 'serverCpuUs')!, 0).padStart(17)} ${(database === null ? '-' : fmt(database, 0)).padStart(13)} ${(queries === null ? '-' : fmt(queries, 1)).padStart(11)}`,
       );
     }
-    const ratio = (field: keyof Run) => fmt(of(operation, ours, field)! / of(operation, theirs, field)!, 2);
-    console.log(`${''.padEnd(25)} ${'ours/theirs'.padEnd(14)} ${`${ratio('opsPerS')}x`.padStart(8)} ${`${ratio('p50')}x`.padStart(8)} ${`${ratio('p99')}x`.padStart(8)} ${`${ratio('serverCpuUs')}x`.padStart(17)}`);
+    for (const theirs of [memory, redis]) {
+      const ratio = (field: keyof Run) => fmt(of(operation, ours, field)! / of(operation, theirs, field)!, 2);
+      console.log(`${''.padEnd(25)} ${`ours/${theirs.name.slice(5)}`.padEnd(14)} ${`${ratio('opsPerS')}x`.padStart(8)} ${`${ratio('p50')}x`.padStart(8)} ${`${ratio('p99')}x`.padStart(8)} ${`${ratio('serverCpuUs')}x`.padStart(17)}`);
+    }
   }
-  console.log('\nserver CPU: the issuer process only (PG CPU: our pool\'s PostgreSQL backends, read from /proc; PostgreSQL shares the machine)');
+  console.log('\nserver CPU: the issuer process only (PG CPU: our pool\'s PostgreSQL backends, read from /proc; PostgreSQL and Redis share the machine)');
+  console.log('stmts/op: ours, statements sent to PostgreSQL; oidc-redis, commands sent to Redis (MULTI and EXEC counted)');
+
+  // Issue 28, item 2: each target beside the ratio it judges (ops/s ratios, medians of the rounds).
+  const ratioOf = (operation: Operation, theirs: Side, field: keyof Run) => {
+    const a = runs.has(`${operation}:${ours.name}`) ? of(operation, ours, field) : null;
+    const b = runs.has(`${operation}:${theirs.name}`) ? of(operation, theirs, field) : null;
+    return a === null || b === null ? null : a / b;
+  };
+  const targets: [string, number | null, string, boolean | null][] = [];
+  const atLeast = (label: string, value: number | null, goal: number) => targets.push([label, value, `>= ${fmt(goal, 1)}x`, value === null ? null : value >= goal]);
+  for (const operation of ['code', 'refresh'] as Operation[]) {
+    const label = OPERATIONS.find(([o]) => o === operation)?.[1] ?? operation;
+    atLeast(`${label} vs oidc-redis`, ratioOf(operation, redis, 'opsPerS'), 1.0);
+    atLeast(`${label} vs oidc-memory`, ratioOf(operation, memory, 'opsPerS'), 0.8);
+  }
+  atLeast('introspection (server) vs oidc-memory', ratioOf('introspect', memory, 'opsPerS'), 1.5);
+  const p99 = ratioOf('introspect', memory, 'p99');
+  targets.push(['  its p99 vs oidc-memory\'s p99', p99, '< 1.0x', p99 === null ? null : p99 < 1]);
+  atLeast('introspection (app, RT) vs oidc-redis', ratioOf('introspectRefresh', redis, 'opsPerS'), 1.0);
+  console.log('\ntargets (issue 28, item 2)');
+  for (const [label, value, goal, met] of targets) {
+    if (value === null) continue;
+    console.log(`  ${label.padEnd(40)} ${`${fmt(value, 2)}x`.padStart(7)}  goal ${goal.padEnd(8)} ${met ? 'met' : 'MISSED'}`);
+  }
 } finally {
   for (const side of sides) await side.pool.close();
   for (const child of children) {

@@ -1,23 +1,30 @@
 // One hello-world server for sdk-http.bench.ts, in a process of its own so the load generator
-// does not share its event loop: node:http or Fastify, bare or with the SDK in front. It answers
-// the parent (IPC) with its port and the keys of its fake Gatehouse, on 'cpu' with the CPU time it
-// has used, and on 'stop' with what the meter admitted and reported.
+// does not share its event loop: node:http or Fastify, bare or with the SDK in front (the meter, or
+// the verifier of end-user keys). It answers the parent (IPC) with its port and the headers each
+// request carries (a key of its fake Gatehouse; for the verifier, a Bearer end-user key its
+// in-process issuer knows), on 'cpu' with the CPU time it has used, and on 'stop' with what the
+// meter admitted and reported.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
-import { createMeter } from '@gatehouse/sdk';
-import { gatehousePlugin } from '@gatehouse/sdk/fastify';
-import { withMeter } from '@gatehouse/sdk/node';
+import { randomBytes } from 'node:crypto';
+import { formatApiKey, KEY_ALPHABET } from '@gatehouse/protocol';
+import { createMeter, createVerifier } from '@gatehouse/sdk';
+import { gatehousePlugin, verify as verifyFastify } from '@gatehouse/sdk/fastify';
+import { verify as verifyNode, withMeter } from '@gatehouse/sdk/node';
 import { fakeGatehouse } from './sdk-support.js';
 
 export type ServerKind = 'node' | 'fastify';
-/** Without the SDK; with it and its journal on disk (the default); with it and usage in memory. */
-export type Variant = 'bare' | 'journal' | 'memory';
+/**
+ * Without the SDK; the meter with its journal on disk (the default); the meter with usage in
+ * memory; the verifier of end-user keys (answers cached, as a resource server's steady state).
+ */
+export type Variant = 'bare' | 'journal' | 'memory' | 'verifier';
 export type ServerMessage =
-  | { type: 'listening'; port: number; keys: string[] }
+  | { type: 'listening'; port: number; headers: Record<string, string>[] }
   | { type: 'cpu'; micros: number }
   | { type: 'stopped'; admitted: number; denied: number; reported: number; errors: string[] };
 
@@ -25,8 +32,19 @@ const [kind, variant] = process.argv.slice(2) as [ServerKind, Variant];
 const gatehouse = fakeGatehouse({ customers: 1_000, keysPerCustomer: 2 });
 const errors: string[] = [];
 const journalDir = variant === 'journal' ? mkdtempSync(join(tmpdir(), 'gh-bench-http-')) : null;
-const meter = variant === 'bare' ? null : createMeter({ secret: 'mas_bench', baseUrl: 'http://gatehouse.invalid', fetch: gatehouse.fetch, journalDir, ...(process.env.BENCH_COMMIT_MS ? { commitIntervalMs: Number(process.env.BENCH_COMMIT_MS) } : {}), ...(process.env.BENCH_FSYNC_MS ? { fsyncIntervalMs: Number(process.env.BENCH_FSYNC_MS) } : {}), onError: (e) => errors.push(e.message) });
+const meter = variant === 'bare' || variant === 'verifier' ? null : createMeter({ secret: 'mas_bench', baseUrl: 'http://gatehouse.invalid', fetch: gatehouse.fetch, journalDir, ...(process.env.BENCH_COMMIT_MS ? { commitIntervalMs: Number(process.env.BENCH_COMMIT_MS) } : {}), ...(process.env.BENCH_FSYNC_MS ? { fsyncIntervalMs: Number(process.env.BENCH_FSYNC_MS) } : {}), onError: (e) => errors.push(e.message) });
 await meter?.ready;
+
+// The verifier's issuer answers introspection in-process, as verifier.bench.ts's does: each key is
+// introspected once (during the warm-up) and then judged from the verifier's cache.
+const endUserKeys = Array.from({ length: 2_000 }, () => formatApiKey('wx', [...randomBytes(40)].map((b) => KEY_ALPHABET[b % 62]).join('')));
+const keyIndex = new Map(endUserKeys.map((key, i) => [key, i]));
+const issuerFetch: typeof fetch = async (_input, init) => {
+  const i = keyIndex.get(new URLSearchParams(String(init?.body)).get('token')!);
+  const body = i === undefined ? { active: false } : { active: true, token_use: 'api_key', key_id: `key_${i}`, sub: `per_${i}`, scope: 'read:weather', aud: 'https://api.bench.example/', iss: 'http://bench.localhost:8080', iat: 1 };
+  return new Response(JSON.stringify(body), { status: 200, headers: { 'content-type': 'application/json', 'cache-control': 'max-age=3600' } });
+};
+const verifier = variant === 'verifier' ? createVerifier({ issuer: 'http://bench.localhost:8080', resource: 'https://api.bench.example/', clientId: 'rs_bench', clientSecret: 'bench', fetch: issuerFetch }) : null;
 
 const hello = (_req: IncomingMessage, res: ServerResponse) => {
   res.writeHead(200, { 'content-type': 'text/plain' });
@@ -36,13 +54,14 @@ const hello = (_req: IncomingMessage, res: ServerResponse) => {
 let port: number;
 let close: () => Promise<void>;
 if (kind === 'node') {
-  const server = createServer(meter ? withMeter(meter, hello) : hello);
+  const server = createServer(meter ? withMeter(meter, hello) : verifier ? verifyNode(verifier, hello, { scopes: ['read:weather'] }) : hello);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;
   close = () => new Promise((resolve) => server.close(() => resolve()));
 } else {
   const app = Fastify({ logger: false });
   if (meter) await app.register(gatehousePlugin(meter));
+  if (verifier) app.addHook('onRequest', verifyFastify(verifier, { scopes: ['read:weather'] }));
   app.get('/', async () => 'hello world');
   await app.listen({ port: 0, host: '127.0.0.1' });
   port = (app.server.address() as AddressInfo).port;
@@ -67,4 +86,5 @@ process.on('message', async (message) => {
   await send({ type: 'stopped', admitted, denied, reported: gatehouse.reportedRequests(), errors });
   process.disconnect();
 });
-await send({ type: 'listening', port, keys: gatehouse.keys });
+const headers = verifier ? endUserKeys.map((key) => ({ authorization: `Bearer ${key}` })) : gatehouse.keys.map((key) => ({ 'x-api-key': key }));
+await send({ type: 'listening', port, headers });

@@ -1,4 +1,4 @@
-import type { SnapshotBody, UsageItem, UsageResult, VerifyBody } from '@gatehouse/protocol';
+import type { ChangesBody, SnapshotBody, UsageItem, UsageResult, VerifyBody, WireBalance } from '@gatehouse/protocol';
 import type { ResolvedOptions } from './options.js';
 
 /**
@@ -24,6 +24,42 @@ export class TerminalReportError extends Error {
 }
 /** Anything worth trying again later: network, timeouts, 429, 5xx, other 4xx. */
 export class TransientError extends Error {}
+/** 410 to GET /sdk/v1/changes: the cursor is older than the changes kept (or not this service's); read the snapshot. */
+export class CursorExpiredError extends Error {
+  override name = 'CursorExpiredError';
+}
+
+/** What a usage report answers: one result per item, and (from servers that send them) the balances it moved. */
+export interface UsageAnswer {
+  results: UsageResult[];
+  /** Each affected customer's balance after the report, by customer id; empty from servers that do not send them. */
+  balances: Map<string, WireBalance>;
+}
+
+const isCount = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
+const isAmount = (n: unknown): n is number => Number.isSafeInteger(n);
+
+/** A balance as the wire carries it (spec SdkBalance), or null for anything else. */
+export function parseBalance(b: unknown): WireBalance | null {
+  if (!b || typeof b !== 'object') return null;
+  const { id, credit_balance_micro: balance, balance_seq: seq } = b as Record<string, unknown>;
+  return typeof id === 'string' && id !== '' && isAmount(balance) && isCount(seq) ? { id, credit_balance_micro: balance, balance_seq: seq } : null;
+}
+
+const CURSOR_TEXT = /^(0|[1-9][0-9]{0,14})$/;
+const isArray = (v: unknown) => Array.isArray(v);
+
+/** The checks a changes answer must pass before anything of it is applied (anything else is retried). */
+function parseChanges(text: string): ChangesBody {
+  const body = JSON.parse(text) as ChangesBody;
+  const ok =
+    body && typeof body === 'object' && typeof body.cursor === 'string' && CURSOR_TEXT.test(body.cursor) && typeof body.has_more === 'boolean' &&
+    [body.customers, body.keys, body.removed_keys, body.removed_customers, body.billable_status_codes].every(isArray) &&
+    typeof body.platform_period_end === 'string' && isCount(body.platform_monthly_limit) && isCount(body.platform_monthly_used);
+  if (!ok) throw new TransientError('changes answer in an unexpected shape');
+  const balances = isArray(body.balances) ? body.balances.map(parseBalance).filter((b): b is WireBalance => b !== null) : [];
+  return { ...body, balances };
+}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -31,10 +67,18 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export class ControlClient {
   constructor(private readonly options: ResolvedOptions) {}
 
-  async #call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; text: string; headers: Headers }> {
+  async #call(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+    call: { timeoutMs?: number; signal?: AbortSignal } = {},
+  ): Promise<{ status: number; text: string; headers: Headers }> {
     let lastError: Error = new TransientError('not attempted');
     for (let attempt = 0; attempt < 3; attempt++) {
       if (attempt > 0) await sleep(250 * 2 ** (attempt - 1));
+      if (call.signal?.aborted) throw new TransientError(`${method} ${path}: stopped`);
+      const timeout = AbortSignal.timeout(call.timeoutMs ?? this.options.requestTimeoutMs);
       let response: Response;
       try {
         response = await this.options.fetch(this.options.baseUrl + path, {
@@ -47,13 +91,20 @@ export class ControlClient {
           },
           body: body === undefined ? undefined : JSON.stringify(body),
           redirect: 'manual',
-          signal: AbortSignal.timeout(this.options.requestTimeoutMs),
+          signal: call.signal ? AbortSignal.any([timeout, call.signal]) : timeout,
         });
       } catch (error) {
         lastError = new TransientError(`${method} ${path}: ${(error as Error).message}`);
         continue;
       }
-      const text = await response.text();
+      let text: string;
+      try {
+        text = await response.text();
+      } catch (error) {
+        lastError = new TransientError(`${method} ${path}: ${(error as Error).message}`);
+        continue;
+      }
+      if (response.status === 410 && path.startsWith('/sdk/v1/changes')) throw new CursorExpiredError(`${method} ${path.split('?')[0]}: HTTP 410, the cursor has expired`);
       if (response.status === 401 || response.status === 403) throw new AuthorizationError(this.options.baseUrl, `${method} ${path.split('?')[0]}`, response.status);
       if (response.status === 429 || response.status >= 500) {
         lastError = new TransientError(`${method} ${path}: HTTP ${response.status}`);
@@ -80,10 +131,32 @@ export class ControlClient {
     return JSON.parse(answer.text) as VerifyBody;
   }
 
-  async usage(items: UsageItem[]): Promise<UsageResult[]> {
+  /**
+   * What changed after `since`. `waitSeconds` asks the server to hold the answer until a change
+   * arrives (long polling; a server that does not know `wait` answers at once); the call's timeout
+   * is that wait plus the usual one. `signal` ends the call (the meter closing).
+   */
+  async changes(since: string, waitSeconds: number, signal: AbortSignal): Promise<ChangesBody> {
+    const query = `since=${since}&shape=full${waitSeconds > 0 ? `&wait=${waitSeconds}` : ''}`;
+    const answer = await this.#call('GET', `/sdk/v1/changes?${query}`, undefined, {}, { timeoutMs: waitSeconds * 1000 + this.options.requestTimeoutMs, signal });
+    try {
+      return parseChanges(answer.text);
+    } catch (error) {
+      throw error instanceof TransientError ? error : new TransientError(`changes answer: ${(error as Error).message}`);
+    }
+  }
+
+  async usage(items: UsageItem[]): Promise<UsageAnswer> {
     const answer = await this.#call('POST', '/sdk/v1/usage', { items });
-    const parsed = JSON.parse(answer.text) as { results?: unknown };
+    const parsed = JSON.parse(answer.text) as { results?: unknown; balances?: unknown };
     if (!Array.isArray(parsed.results)) throw new TransientError('usage answer without a results array');
-    return parsed.results as UsageResult[];
+    const balances = new Map<string, WireBalance>();
+    if (Array.isArray(parsed.balances)) {
+      for (const raw of parsed.balances) {
+        const balance = parseBalance(raw);
+        if (balance) balances.set(balance.id, balance);
+      }
+    }
+    return { results: parsed.results as UsageResult[], balances };
   }
 }

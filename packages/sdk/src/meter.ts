@@ -1,5 +1,6 @@
 import { isWellFormedApiKey } from '@gatehouse/protocol';
 import { AuthorizationError, ControlClient } from './control-client.js';
+import { ChangeFollower } from './follower.js';
 import { deny, type Admission, type Decision, type Denied, type DenialReason, type MeteredCustomer } from './decision.js';
 import { keyHash } from './key-hash.js';
 import { KeyLookups } from './key-lookups.js';
@@ -58,7 +59,11 @@ export class Meter {
    * from here. Bounded; unknown keys are never held. See docs/decisions.md (The SDK).
    */
   readonly #seen = new Map<string, KeyEntry>();
-  #seenFor: Map<string, KeyEntry> | null = null;
+  #seenFor: object | null = null;
+  /** Follows changes between snapshots (null with `followChanges: false`). */
+  readonly #follower: ChangeFollower | null;
+  /** When the last snapshot fetch that Gatehouse answered (200 or 304) started. */
+  #lastSnapshotAt = -Infinity;
   /** People a fresh snapshot did not know, until when they are refused without fetching it again. */
   readonly #unknownPersons = new Map<string, number>();
   #syncing: Promise<void> | null = null;
@@ -90,11 +95,14 @@ export class Meter {
     this.#deadLetters = new DeadLetters(this.options.journalDir);
     this.#lookups = new KeyLookups(this.#client, { ...this.options, onAuthorizationInvalid: () => (this.#authorizationInvalid = true) });
     this.#reporter = new Reporter(this.#client, this.#recorder, this.#store, this.#deadLetters, {
-      onAcknowledged: (bucket) => {
+      onAcknowledged: (bucket, balance) => {
         void this.#shared?.acknowledge(bucket.customerId, bucket.key, bucket.chargeMicro, this.options.now()).catch(this.options.onError);
         const local = this.state.localOf(bucket.customerId);
         local.unackedMicro -= bucket.chargeMicro;
-        if (bucket.chargeMicro) this.state.acknowledge(bucket.customerId, bucket.chargeMicro, this.options.now());
+        // The balance the acknowledgement reported shows this charge: taken into the state (if
+        // newer than what it holds), the charge is then held no longer.
+        if (balance) this.state.applyBalance(balance);
+        if (bucket.chargeMicro) this.state.acknowledge(bucket.customerId, bucket.chargeMicro, this.options.now(), balance?.balance_seq);
       },
       onRejected: (bucket) => {
         void this.#shared?.releaseCommitted(bucket.customerId, bucket.chargeMicro).catch(this.options.onError);
@@ -103,6 +111,16 @@ export class Meter {
       onAuthorizationInvalid: () => (this.#authorizationInvalid = true),
       now: this.options.now,
     });
+    this.#follower = this.options.followChanges
+      ? new ChangeFollower(this.#client, this.state, {
+          snapshot: () => this.sync(),
+          snapshotInFlight: () => this.#syncing,
+          onError,
+          onAuthorizationInvalid: () => (this.#authorizationInvalid = true),
+          onApplied: (body) => this.options.onChanges?.(body.cursor),
+          now: this.options.now,
+        })
+      : null;
     this.#started = this.#start().catch(onError);
     this.ready = this.#started.then(() => {
       if (this.#refusedAtStart) throw this.#refusedAtStart;
@@ -149,10 +167,20 @@ export class Meter {
       await queue.adoptOrphans().catch((error: Error) => this.options.onError(error));
     }
     if (this.#closed) return;
-    this.#timers.push(setInterval(() => void this.sync().catch((e: Error) => this.options.onError(e)), this.options.syncIntervalMs));
+    this.#follower?.start();
+    this.#timers.push(setInterval(() => void this.#periodicSync().catch((e: Error) => this.options.onError(e)), this.options.syncIntervalMs));
     this.#timers.push(setInterval(() => void this.flush().catch((e: Error) => this.options.onError(e)), this.options.reportIntervalMs));
     for (const timer of this.#timers) timer.unref();
     if (this.#recorder.pendingRequests > 0) void this.flush().catch((e: Error) => this.options.onError(e));
+  }
+
+  /**
+   * The snapshot every \`syncIntervalMs\`; while changes are followed, only every
+   * \`followingSyncIntervalMs\` (a safety net: members, servers and month floors come only with it).
+   */
+  async #periodicSync(): Promise<void> {
+    if (this.#follower?.healthy && !this.#authorizationInvalid && this.options.now() - this.#lastSnapshotAt < this.options.followingSyncIntervalMs) return;
+    await this.sync();
   }
 
   /** Fetches the snapshot now (single flight). A 401/403 marks the secret invalid until a fetch succeeds. */
@@ -163,6 +191,7 @@ export class Meter {
       try {
         const fetched = await this.#client.snapshot(this.state.loaded ? this.#etag : null);
         this.#authorizationInvalid = false;
+        this.#lastSnapshotAt = startedAt;
         if (!fetched) {
           this.state.confirmedAt = startedAt; // 304: what we hold is current as of the request
           return;
@@ -225,10 +254,10 @@ export class Meter {
     if (!key) return this.#missingKey(input.authorization);
     if (!this.state.loaded) return this.#admitOnceLoaded(key);
     const keys = this.state.keys;
-    if (this.#seenFor !== keys) {
-      // A new snapshot (or the first): what was remembered may have been revoked since.
+    if (this.#seenFor !== this.state.keysToken) {
+      // A new snapshot (or the first), or a followed removal: what was remembered may have been revoked since.
       this.#seen.clear();
-      this.#seenFor = keys;
+      this.#seenFor = this.state.keysToken;
     }
     let entry = this.#seen.get(key);
     let hash = '';
@@ -341,8 +370,9 @@ export class Meter {
 
   #admitKey(entry: KeyEntry, now: number): Admission | Promise<Admission> {
     let customer = entry.customer;
-    if (customer === undefined) {
-      // A key found by a lookup, whose customer came with it (or with another key's lookup).
+    if (customer === undefined || customer.stale) {
+      // A key found by a lookup, whose customer came with it (or with another key's lookup); or a
+      // customer a followed change replaced (or removed) since this entry was made.
       customer = this.state.customers.get(entry.customerId);
       if (!customer) return this.#deny(401, 'invalid_key', null);
       entry.customer = customer;
@@ -482,6 +512,11 @@ export class Meter {
     return replayDeadLetters(this.#client, this.#deadLetters);
   }
 
+  /** Where following changes stands: the cursor held, answers applied, and whether the last poll was answered. */
+  get following(): { cursor: string | null; applied: number; healthy: boolean } {
+    return { cursor: this.state.cursor, applied: this.#follower?.applied ?? 0, healthy: this.#follower?.healthy ?? false };
+  }
+
   metrics(): MeterMetrics {
     return {
       admissions: this.#admittedCount > 0 ? { admitted: this.#admittedCount, ...this.#admissions } : { ...this.#admissions },
@@ -503,6 +538,7 @@ export class Meter {
   async close(): Promise<void> {
     this.#closed = true;
     this.#timers.forEach(clearInterval);
+    await this.#follower?.stop();
     this.#seen.clear();
     await this.ready.catch(() => undefined);
     await this.flush().catch((error: Error) => this.options.onError(error));

@@ -9,8 +9,21 @@ export interface MeterOptions {
   baseUrl?: string;
   /** The request header customers send their key in (adapters read it). @default 'x-api-key' */
   keyHeader?: string;
-  /** How often the snapshot is fetched again. @default 30_000 */
+  /** How often the snapshot is fetched again (while changes are not followed). @default 30_000 */
   syncIntervalMs?: number;
+  /**
+   * Follow changes between snapshots (GET /sdk/v1/changes, long polling): a revoked key, a
+   * suspended customer or a top-up reaches the meter within about a second instead of at the next
+   * snapshot. @default true
+   */
+  followChanges?: boolean;
+  /**
+   * While changes are followed, how often the snapshot is still fetched (with If-None-Match): a
+   * safety net, and the only source of people (members), servers and month floors. @default 600_000
+   */
+  followingSyncIntervalMs?: number;
+  /** Called with the cursor after every changes answer applied (for tests and metrics of your own). */
+  onChanges?: (cursor: string) => void;
   /** How often recorded usage is delivered (sooner when `batchItems` are waiting). @default 5_000 */
   reportIntervalMs?: number;
   /**
@@ -77,7 +90,8 @@ export interface MeterOptions {
   now?: () => number;
 }
 
-export type ResolvedOptions = Required<Omit<MeterOptions, 'onDecision' | 'journalDir' | 'redis'>> & {
+export type ResolvedOptions = Required<Omit<MeterOptions, 'onDecision' | 'journalDir' | 'redis' | 'onChanges'>> & {
+  onChanges: ((cursor: string) => void) | null;
   redis: RedisLike | null;
   journalDir: string | null;
   onDecision: ((decision: Decision) => void) | null;
@@ -103,6 +117,9 @@ export function resolveOptions(options: MeterOptions): ResolvedOptions {
     baseUrl,
     keyHeader,
     syncIntervalMs: positive('syncIntervalMs', options.syncIntervalMs ?? 30_000, 100),
+    followChanges: options.followChanges ?? true,
+    followingSyncIntervalMs: positive('followingSyncIntervalMs', options.followingSyncIntervalMs ?? 600_000, 100),
+    onChanges: options.onChanges ?? null,
     reportIntervalMs: positive('reportIntervalMs', options.reportIntervalMs ?? 5_000, 10),
     batchItems: positive('batchItems', options.batchItems ?? 5_000),
     staleAfterMs,

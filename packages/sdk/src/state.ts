@@ -1,4 +1,4 @@
-import type { SnapshotBody, WireCustomer, WireSignin } from '@gatehouse/protocol';
+import type { ChangesBody, SnapshotBody, WireBalance, WireCustomer, WireSignin } from '@gatehouse/protocol';
 import type { MeteredCustomer } from './decision.js';
 import type { Gcra } from './rate-limiter.js';
 import type { BucketHint } from './usage/recorder.js';
@@ -38,6 +38,12 @@ export interface CustomerView {
   tokenKeyId: string | null;
   /** The customer's local counts (set when the view is placed in the state). */
   local: CustomerLocal | null;
+  /**
+   * Replaced by a newer view (a followed change) or removed: key entries still pointing here look
+   * the customer up again. Views are never changed in place, so a request admitted under one
+   * finishes under the terms it was admitted with.
+   */
+  stale: boolean;
 }
 
 /** What this process adds to a customer between snapshots: counts, rate state and credit holds. */
@@ -53,9 +59,21 @@ export interface CustomerLocal {
    * Charges acknowledged, kept until a snapshot fetched after the acknowledgement shows them: one
    * entry per sync, not per acknowledgement (see `acknowledge`).
    */
-  acked: { amount: number; at: number }[];
+  acked: AckedCharge[];
   /** The sum of `acked`: admission reads it on every request, and the list grows with every delivery between syncs. */
   ackedMicro: number;
+}
+
+/**
+ * Charges Gatehouse acknowledged, held until the state shows them in the balance: with `seq` (the
+ * customer's balance_seq the acknowledgement answered) once the state has seen that balance_seq or
+ * a later one; without it (a server that does not answer balances) once a snapshot or changes
+ * answer whose fetch started after `at` is applied.
+ */
+export interface AckedCharge {
+  amount: number;
+  at: number;
+  seq: number | undefined;
 }
 
 export function toView(c: WireCustomer): CustomerView {
@@ -73,7 +91,22 @@ export function toView(c: WireCustomer): CustomerView {
     billingModel: c.effective.billing_model,
     tokenKeyId: c.token_key_id ?? null,
     local: null,
+    stale: false,
   };
+}
+
+/** What applying a changes answer found: `resnapshot` when only a snapshot can bring the state up to date. */
+export type ChangesOutcome = 'applied' | 'resnapshot';
+
+/** A cursor as Gatehouse hands them out: decimal digits, below 2^53. */
+export const CURSOR = /^(0|[1-9][0-9]{0,14})$/;
+
+/** A view's balance gives way only to a newer balance_seq: a balance never goes back. */
+function keepNewerBalance(view: CustomerView, old: CustomerView): void {
+  if (old.balanceSeq > view.balanceSeq) {
+    view.balance = old.balance;
+    view.balanceSeq = old.balanceSeq;
+  }
 }
 
 /**
@@ -89,9 +122,19 @@ export class MeterState {
   billable = new Uint8Array(600);
   platform = { limit: 0, hardCap: false, count: 0, floor: 0 };
   tenantId = '';
+  tenantStatus: SnapshotBody['tenant_status'] = 'active';
   /** When the fetch of the snapshot held started (its balances include every earlier acknowledgement). */
   fetchStartedAt = 0;
   keys = new Map<string, KeyEntry>();
+  /**
+   * Replaced whenever a key may have left \`keys\` or changed customer (a snapshot, a followed
+   * removal): the meter's cache of keys by their raw value is kept only while it is the same object.
+   */
+  keysToken: object = {};
+  /** Where following changes resumes (the snapshot's sync_cursor, then each answer's cursor); null when the server gives none. */
+  cursor: string | null = null;
+  /** Customers holding acknowledged charges (their local \`acked\` is not empty). */
+  readonly holding = new Set<string>();
   /** When the newest snapshot fetch started: acknowledgements before it may be in its balances. */
   lastFetchStart = 0;
   customers = new Map<string, CustomerView>();
@@ -140,20 +183,27 @@ export class MeterState {
       floor: body.platform_monthly_used,
     };
     this.tenantId = body.tenant_id;
+    this.tenantStatus = body.tenant_status ?? 'active';
     this.fetchStartedAt = fetchStartedAt;
     const customers = new Map<string, CustomerView>();
+    const previous = this.customers;
     for (const c of body.customers) {
       const view = toView(c);
+      const old = previous.get(c.id);
+      if (old) {
+        old.stale = true;
+        keepNewerBalance(view, old);
+      }
       customers.set(c.id, view);
       const local = this.localOf(c.id);
       view.local = local;
       local.monthCount = newPeriod ? view.monthRequests : Math.max(local.monthCount, view.monthRequests);
-      if (local.acked.length > 0) {
-        local.acked = local.acked.filter((a) => a.at >= fetchStartedAt);
-        local.ackedMicro = local.acked.reduce((sum, a) => sum + a.amount, 0);
-      }
     }
+    for (const old of previous.values()) old.stale = true;
     this.customers = customers;
+    this.#releaseAcked(fetchStartedAt);
+    this.cursor = typeof body.sync_cursor === 'string' && CURSOR.test(body.sync_cursor) ? body.sync_cursor : null;
+    this.keysToken = {};
     const keys = new Map<string, KeyEntry>();
     for (const k of body.keys) {
       const customer = customers.get(k.customer_id);
@@ -180,18 +230,120 @@ export class MeterState {
     return true;
   }
 
-  /** Gatehouse has a charge of the customer's: held until a snapshot fetched after `at` shows it. */
-  acknowledge(customerId: string, amount: number, at: number): void {
+  /**
+   * Gatehouse has a charge of the customer's: held until the state shows it in the balance. With
+   * `seq` (the balance_seq the acknowledgement answered for the customer) that is as soon as the
+   * state has seen that balance_seq or a later one, which may be now; without it, once a snapshot
+   * or changes answer fetched after `at` is applied (docs/decisions.md, "SDK following changes").
+   */
+  acknowledge(customerId: string, amount: number, at: number, seq?: number): void {
+    if (seq !== undefined && (this.customers.get(customerId)?.balanceSeq ?? -1) >= seq) return;
     const local = this.localOf(customerId);
     // Acknowledgements between two fetch starts share their fate: a snapshot whose fetch started
-    // after the later one shows them all. Merged under the latest time, so the entry is kept as
-    // long as any of them must be, and the list grows by one per sync, not one per delivery.
+    // after the later one shows them all. Merged under the latest time (and the highest seq), so
+    // the entry is kept as long as any of them must be, and the list grows by one per sync, not
+    // one per delivery.
     const last = local.acked[local.acked.length - 1];
-    if (last && last.at >= this.lastFetchStart) {
+    if (last && last.at >= this.lastFetchStart && (last.seq === undefined) === (seq === undefined)) {
       last.amount += amount;
       last.at = Math.max(last.at, at);
-    } else local.acked.push({ amount, at });
+      if (seq !== undefined) last.seq = Math.max(last.seq!, seq);
+    } else local.acked.push({ amount, at, seq });
     local.ackedMicro += amount;
+    this.holding.add(customerId);
+  }
+
+  /**
+   * Releases acknowledged charges the state now shows: those with a balance_seq at or below the
+   * customer's, and those without one acknowledged before \`fetchStartedAt\` (null: none of those).
+   */
+  #releaseAcked(fetchStartedAt: number | null, only?: Iterable<string>): void {
+    for (const id of only ?? [...this.holding]) {
+      const local = this.local.get(id);
+      if (!local || local.acked.length === 0) {
+        this.holding.delete(id);
+        continue;
+      }
+      const seen = this.customers.get(id)?.balanceSeq ?? -1;
+      const kept = local.acked.filter((a) => (a.seq === undefined ? fetchStartedAt === null || a.at >= fetchStartedAt : a.seq > seen));
+      if (kept.length === local.acked.length) continue;
+      local.acked = kept;
+      local.ackedMicro = kept.reduce((sum, a) => sum + a.amount, 0);
+      if (kept.length === 0) this.holding.delete(id);
+    }
+  }
+
+  /**
+   * A customer's balance as Gatehouse answered it (a followed change, or a usage acknowledgement):
+   * taken only when its balance_seq is newer than the one held, so a balance never goes back.
+   */
+  applyBalance(b: WireBalance): void {
+    const old = this.customers.get(b.id);
+    if (!old || !(b.balance_seq > old.balanceSeq)) return;
+    const view: CustomerView = { ...old, balance: b.credit_balance_micro, balanceSeq: b.balance_seq, stale: false };
+    old.stale = true;
+    this.customers.set(b.id, view);
+    if (this.holding.has(b.id)) this.#releaseAcked(null, [b.id]);
+  }
+
+  /**
+   * Applies what changed after \`this.cursor\` (GET /sdk/v1/changes), fetched from \`fetchStartedAt\`:
+   * the answer shows every change committed before that, so it settles acknowledgements before it
+   * as a snapshot does. A new period needs every customer's month_requests: only a snapshot has them.
+   */
+  applyChanges(body: ChangesBody, fetchStartedAt: number): ChangesOutcome {
+    // A suspended API shows every customer suspended, and the change of status moves no customer.
+    if (Date.parse(body.platform_period_end) !== this.periodEnd || (body.tenant_status ?? 'active') !== this.tenantStatus) return 'resnapshot';
+    this.confirmedAt = Math.max(this.confirmedAt, fetchStartedAt);
+    const billable = new Uint8Array(600);
+    for (const code of body.billable_status_codes) billable[code] = 1;
+    this.billable = billable;
+    const platform = this.platform;
+    this.platform = { limit: body.platform_monthly_limit, hardCap: body.platform_hard_cap, count: Math.max(platform.count, body.platform_monthly_used), floor: body.platform_monthly_used };
+    const customers = this.customers;
+    for (const c of body.customers) {
+      const view = toView(c);
+      const old = customers.get(c.id);
+      if (old) {
+        old.stale = true;
+        keepNewerBalance(view, old);
+      }
+      const local = this.localOf(c.id);
+      view.local = local;
+      local.monthCount = Math.max(local.monthCount, view.monthRequests);
+      customers.set(c.id, view);
+    }
+    for (const b of body.balances) this.applyBalance(b);
+    const removedCustomers = new Set<string>();
+    for (const id of body.removed_customers) {
+      const old = customers.get(id);
+      if (old) old.stale = true;
+      customers.delete(id);
+      removedCustomers.add(id);
+    }
+    const keys = this.keys;
+    let keysMoved = false;
+    for (const k of body.keys) {
+      const existing = keys.get(k.key_hash);
+      if (existing && existing.keyId === k.id && existing.customerId === k.customer_id) continue;
+      if (existing) keysMoved = true;
+      const customer = customers.get(k.customer_id);
+      keys.set(k.key_hash, { keyId: k.id, customerId: k.customer_id, customer, local: customer?.local ?? this.localOf(k.customer_id), metered: null, meteredFrom: null, bucket: undefined, generation: 0 });
+    }
+    if (body.removed_keys.length > 0 || removedCustomers.size > 0) {
+      // Removals name keys by id, and the map is by hash: one pass over the keys per answer that
+      // removes any (an index by id would cost a second entry for every key held).
+      const removedKeys = new Set(body.removed_keys);
+      for (const [hash, entry] of keys) {
+        if (removedKeys.has(entry.keyId) || removedCustomers.has(entry.customerId)) keys.delete(hash);
+      }
+      for (const [person, entry] of this.persons) if (removedCustomers.has(entry.customerId)) this.persons.delete(person);
+      keysMoved = true;
+    }
+    if (keysMoved) this.keysToken = {};
+    this.#releaseAcked(fetchStartedAt);
+    this.cursor = body.cursor;
+    return 'applied';
   }
 
   /** Credit a customer can still spend: balance less every hold and unsettled charge. */

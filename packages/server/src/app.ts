@@ -1,5 +1,4 @@
 import cookie, { type FastifyCookieOptions } from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -23,6 +22,7 @@ import type { Clock } from './platform/clock.js';
 import { SecretBox } from './platform/crypto.js';
 import type { DatabaseHandle } from './platform/db/database.js';
 import { Problem } from './platform/errors.js';
+import { jsonHeaders, securityHeaders } from './platform/http/security-headers.js';
 import { classifyHost, isTenantFace, type Face } from './platform/http/host.js';
 import { logDestination, logRedact, logSerializers } from './platform/http/logging.js';
 import { httpServerFactory } from './platform/http/server-factory.js';
@@ -60,6 +60,7 @@ import { statsRoutes } from './stats/routes.js';
 import { StatsService } from './stats/service.js';
 import { sdkSyncRoutes } from './sdk-sync/routes.js';
 import { ChangeService } from './sdk-sync/changes.js';
+import { ChangeWaiters } from './sdk-sync/waiters.js';
 import { SDK_WIRE_SCHEMAS } from './sdk-sync/wire-schemas.js';
 import { SnapshotService } from './sdk-sync/snapshot.js';
 import { UsageService } from './sdk-sync/usage.js';
@@ -203,6 +204,8 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   const sdkChanges = new ChangeService(db, clock, snapshots);
   // Per-node caches and the notifications that keep them true; buildApp starts listening.
   const changes = new ChangeFeed();
+  // Long polls of SDKs following changes, woken through the feed (issue 27).
+  const sdkWaiters = new ChangeWaiters(changes);
   const issuerReads = new CachedReads(db, changes);
   const signingKeys = new SigningKeys(db, clock, box, changes);
   const registry = new RegistryService(db, clock, audit, apis, signingKeys);
@@ -247,7 +250,7 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
     config, clock, db, database: deps.database, devOutbox, metrics, box, rateLimits, outbox, audit, accounts, workspaces, auth,
     platformPlans, apis, domains, ledger, customers, customerInvitations, customerMembers, customerPortalView, plans, stats, snapshots, sdkChanges, usage, scheduler, signingKeys, registry, people,
     personSessions, personAccounts, tokens, authorization, tokenBuckets, logos, payments, customerSubscriptions, devProvider, metadataDocuments, clients, registration, endUserKeys, keyIntrospector,
-    changes, issuerReads, webhooks, webhookDelivery, lifecycle,
+    changes, sdkWaiters, issuerReads, webhooks, webhookDelivery, lifecycle,
   };
 }
 
@@ -296,7 +299,6 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   // parseOptions reach the cookie parser at run time (its types only name the serializer's options,
   // and the serializer ignores what it does not know).
   await app.register(cookie, { parseOptions: { decode: decodeCookieValue } as unknown as FastifyCookieOptions['parseOptions'] });
-  await app.register(helmet, { contentSecurityPolicy: { directives: { defaultSrc: ["'self'"], frameAncestors: ["'none'"] } } });
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
@@ -308,10 +310,19 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
 
-  // Set by the first hook of every request; null only before it runs.
+  // One synchronous hook where there were three (helmet's two and the face's), since every request
+  // of every face pays it (issue 28): the face, the security headers (computed once; a JSON
+  // endpoint of the sign-in service gets only those a JSON reader heeds), and the request's entry
+  // among those in flight, for the log line of a shutdown that has to abandon them.
+  const pageHeaders = securityHeaders({ contentSecurityPolicy: { directives: { defaultSrc: ["'self'"], frameAncestors: ["'none'"] } } });
+  const jsonOnlyHeaders = jsonHeaders(pageHeaders);
   app.decorateRequest('face', null as never);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, reply, done) => {
     request.face = classifyHost(request.headers.host, config.consoleHost, config.portalDomain);
+    const raw = reply.raw;
+    for (const [name, value] of request.routeOptions.config.jsonOnly ? jsonOnlyHeaders : pageHeaders) raw.setHeader(name, value);
+    services.lifecycle.requestStarted(request.id, request);
+    done();
   });
   // Graceful shutdown: connections idle at close are closed at once, but one busy with a request
   // would stay open for the keep-alive timeout after answering. Answers sent while closing say
@@ -319,20 +330,21 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
+    // SDKs holding a long poll get their (empty) answer now instead of at the end of their wait.
+    services.sdkWaiters.close();
   });
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
-  // In-flight requests by route pattern, for the log line of a shutdown that has to abandon them.
-  app.addHook('onRequest', async (request) => {
-    services.lifecycle.requestStarted(request.id, `${request.method} ${request.routeOptions.url ?? '(no route)'}`);
-  });
-  app.addHook('onRequestAbort', async (request) => services.lifecycle.requestEnded(request.id));
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onRequestAbort', (request, done) => {
     services.lifecycle.requestEnded(request.id);
-    const labels = { route: request.routeOptions.url ?? 'unmatched', method: request.method, status: String(reply.statusCode) };
-    services.metrics.requests.inc(labels);
-    services.metrics.latency.observe(labels, reply.elapsedTime / 1000);
+    done();
+  });
+  app.addHook('onResponse', (request, reply, done) => {
+    services.lifecycle.requestEnded(request.id);
+    services.metrics.recordRequest(request.routeOptions.url ?? 'unmatched', request.method, reply.statusCode, reply.elapsedTime / 1000);
+    done();
   });
 
   await app.register(operationalRoutes({ db: services.db, metrics: services.metrics, lifecycle: services.lifecycle, metricsAccess: { token: config.metricsToken, trustProxy: config.trustProxy } }));
@@ -369,7 +381,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
     }, { prefix: '/api' });
     await consoleApp.register(async (sdk) => {
       await sdk.register(compress, { global: true, threshold: 1024, encodings: ['gzip', 'deflate'] });
-      await sdk.register(sdkSyncRoutes({ apis: services.apis, snapshots: services.snapshots, changes: services.sdkChanges, usage: services.usage }));
+      await sdk.register(sdkSyncRoutes({ apis: services.apis, snapshots: services.snapshots, changes: services.sdkChanges, waiters: services.sdkWaiters, usage: services.usage }));
     });
     await consoleApp.register(webhookRoutes(services.payments));
     if (services.devProvider) await consoleApp.register(devCheckoutPages(services.devProvider, { origin: config.baseUrl, secureCookies }));

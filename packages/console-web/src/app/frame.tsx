@@ -100,7 +100,10 @@ export function Frame() {
                 <li><NavLink to={`/apis/${apiId}/connect`}>Connect</NavLink></li>
                 <li><NavLink to={`/apis/${apiId}/customers`}>Customers</NavLink></li>
                 <li><NavLink to={`/apis/${apiId}/ledger`}>Ledger</NavLink></li>
+                <li><NavLink to={`/apis/${apiId}/plans`}>Plans</NavLink></li>
                 <li><NavLink to={`/apis/${apiId}/settings`}>Settings</NavLink></li>
+                <li><NavLink to={`/apis/${apiId}/webhooks`}>Webhooks</NavLink></li>
+                <li><NavLink to={`/apis/${apiId}/domain`}>Custom domain</NavLink></li>
                 <li><NavLink to={`/apis/${apiId}/signin`} end>Sign-in</NavLink></li>
                 <li><NavLink to={`/apis/${apiId}/signin/apps`}>Sign-in apps</NavLink></li>
                 <li><NavLink to={`/apis/${apiId}/signin/servers`}>Servers</NavLink></li>

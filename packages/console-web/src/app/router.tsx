@@ -7,9 +7,12 @@ import { apiRoutes } from '../routes/apis/index.js';
 import { authRoutes } from '../routes/auth/index.js';
 import { customerRoutes } from '../routes/customers/index.js';
 import { dashboardRoutes } from '../routes/dashboard/index.js';
+import { domainRoutes } from '../routes/domain/index.js';
+import { eventRoutes } from '../routes/events/index.js';
 import { HomePage } from '../routes/home.js';
 import { ledgerRoutes } from '../routes/ledger/index.js';
 import { NotFoundPage } from '../routes/not-found.js';
+import { planRoutes } from '../routes/plans/index.js';
 import { workspaceRoutes } from '../routes/workspaces/index.js';
 import { Frame } from './frame.js';
 import { RequireSession } from './session.js';
@@ -30,6 +33,9 @@ export const router = createBrowserRouter([
       ...dashboardRoutes,
       ...customerRoutes,
       ...ledgerRoutes,
+      ...eventRoutes,
+      ...domainRoutes,
+      ...planRoutes,
       { path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Admission } from '../decision.js';
 import type { Meter } from '../meter.js';
 import type { Verifier, VerifierResult } from '../verify/verifier.js';
-import { acceptVerified, admitNode, clientAddressOf, finishVerified, finishWhenAnswered, sendDenial, sendRefusal } from './shared.js';
+import { acceptVerified, admitNode, clientAddressOf, finishVerified, finishWhenAnswered, rawHeader, sendDenial, sendRefusal } from './shared.js';
 
 /**
  * Express (or Connect) middleware: answers denied requests, sets `req.gatehouse` on admitted ones.
@@ -53,7 +53,7 @@ export function verify(verifier: Verifier, options: VerifyOptions = {}) {
     }
   };
   return (req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void): void => {
-    const result = verifier.checkNow({ authorization: req.headers.authorization, clientAddress: clientAddressOf(req), scopes });
+    const result = verifier.checkNow({ authorization: rawHeader(req, 'authorization'), clientAddress: clientAddressOf(req), scopes });
     if (result instanceof Promise) result.then((r) => serve(r, req, res, next), next);
     else serve(result, req, res, next);
   };

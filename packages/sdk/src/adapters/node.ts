@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Admission } from '../decision.js';
 import type { Meter } from '../meter.js';
 import type { Verifier, VerifierResult } from '../verify/verifier.js';
-import { acceptVerified, admitNode, clientAddressOf, finishVerified, finishWhenAnswered, sendDenial, sendRefusal } from './shared.js';
+import { acceptVerified, admitNode, clientAddressOf, finishVerified, finishWhenAnswered, rawHeader, sendDenial, sendRefusal } from './shared.js';
 
 /**
  * Wraps a node:http handler: denied requests are answered here, admitted ones reach the handler
@@ -73,7 +73,7 @@ export function verify(verifier: Verifier, handler: (req: IncomingMessage, res: 
     if (answered instanceof Promise) return answered.then(undefined, (error: unknown) => failed(res, error));
   };
   return (req: IncomingMessage, res: ServerResponse): void | Promise<void> => {
-    const result = verifier.checkNow({ authorization: req.headers.authorization, clientAddress: clientAddressOf(req), scopes });
+    const result = verifier.checkNow({ authorization: rawHeader(req, 'authorization'), clientAddress: clientAddressOf(req), scopes });
     return result instanceof Promise ? result.then((r) => serve(r, req, res), (error: unknown) => failed(res, error)) : serve(result, req, res);
   };
 }

@@ -56,12 +56,32 @@ export function finishOnHead(res: ServerResponse, admitted: Admitted): void {
 }
 
 /**
+ * One request header (`name` in lower case) read from the raw list. `req.headers` is built on
+ * first read, every header of the request into a new object, and a hello-world handler never reads
+ * it: the SDK made every request pay for it (issue 28). A header sent more than once is left to
+ * `req.headers`, whose rule (first kept for some, joined for others) then decides as before.
+ */
+export function rawHeader(req: IncomingMessage, name: string): string | undefined {
+  const raw = req.rawHeaders;
+  let found: string | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    const header = raw[i]!;
+    if (header.length !== name.length || header.toLowerCase() !== name) continue;
+    if (found !== undefined) return headerValue(req.headers[name]);
+    found = raw[i + 1]!;
+  }
+  return found;
+}
+
+/**
  * The meter's decision for a node request: as it is when ready, a promise when it must wait. The
  * client's address is not passed: the meter does not use it, and reading it costs a getter call
  * on every request.
  */
 export function admitNode(meter: Meter, req: IncomingMessage): Admission | Promise<Admission> {
-  return meter.admitNow({ key: headerValue(req.headers[meter.options.keyHeader]), authorization: req.headers.authorization });
+  const key = rawHeader(req, meter.options.keyHeader);
+  // Authorization matters only without a key: the refusal then says when a Bearer was sent instead.
+  return meter.admitNow({ key, authorization: key ? undefined : rawHeader(req, 'authorization') });
 }
 
 /** Sends a verifier's refusal as JSON with its headers. */

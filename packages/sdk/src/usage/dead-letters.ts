@@ -61,7 +61,7 @@ export async function replayDeadLetters(client: ControlClient, deadLetters: Dead
     const chunk = letters.slice(i, i + 500);
     let results;
     try {
-      results = await client.usage(chunk.map((l) => l.item));
+      results = (await client.usage(chunk.map((l) => l.item))).results;
     } catch (error) {
       remaining.push(...chunk.map((l) => ({ ...l, detail: (error as Error).message })));
       continue;

@@ -1,4 +1,4 @@
-import type { UsageResult } from '@gatehouse/protocol';
+import type { UsageResult, WireBalance } from '@gatehouse/protocol';
 import { AuthorizationError, TerminalReportError, type ControlClient } from '../control-client.js';
 import type { DeadLetters } from './dead-letters.js';
 import { toItem, type Bucket, type Recorder } from './recorder.js';
@@ -8,8 +8,12 @@ import type { UsageStore } from './store.js';
 const ITEMS_PER_REPORT = 500;
 
 export interface ReporterHooks {
-  /** Gatehouse has the usage (accepted or duplicate): its charge is now in Gatehouse's ledger. */
-  onAcknowledged(bucket: Bucket): void;
+  /**
+   * Gatehouse has the usage (accepted or duplicate): its charge is now in Gatehouse's ledger.
+   * `balance` is the customer's balance the answer reported (servers that send them), which
+   * shows that charge.
+   */
+  onAcknowledged(bucket: Bucket, balance: WireBalance | undefined): void;
   /** Set aside as a dead letter: its hold is released. */
   onRejected(bucket: Bucket): void;
   onAuthorizationInvalid(): void;
@@ -76,8 +80,9 @@ export class Reporter {
 
   async #send(batch: Bucket[]): Promise<void> {
     let results: UsageResult[];
+    let balances: Map<string, WireBalance>;
     try {
-      results = await this.client.usage(batch.map(toItem));
+      ({ results, balances } = await this.client.usage(batch.map(toItem)));
     } catch (error) {
       if (error instanceof TerminalReportError) {
         if (batch.length === 1) return this.#reject(batch[0]!, error.message);
@@ -102,7 +107,7 @@ export class Reporter {
         // Not ours any more when another process took this one's queue over: it acknowledges it.
         if (!this.recorder.settle(bucket.key)) continue;
         settled.push(bucket);
-        this.hooks.onAcknowledged(bucket);
+        this.hooks.onAcknowledged(bucket, balances.get(bucket.customerId));
       } else if (result.status === 'rejected') {
         await this.#reject(bucket, typeof result.detail === 'string' ? result.detail.slice(0, 2000) : 'rejected');
       }

@@ -29,6 +29,20 @@ const CORS_PATHS = new Set([
   '/oauth/register',
 ]);
 
+/**
+ * The JSON endpoints of the protocol: they get nosniff and HSTS but not a page's headers (CSP,
+ * framing, referrer), which nothing reading JSON heeds (platform/http/security-headers.ts).
+ */
+const JSON_PATHS = new Set([
+  '/.well-known/openid-configuration',
+  '/.well-known/oauth-authorization-server',
+  '/oauth/jwks',
+  '/oauth/token',
+  '/oauth/revoke',
+  '/oauth/introspect',
+  '/oauth/userinfo',
+]);
+
 /** A tenant-host request Fastify could not route (bad percent-encoding): a page or an OAuth error. */
 export function answerMalformedUrl(request: FastifyRequest, reply: FastifyReply) {
   if (isPagePath(request.url)) return sendRequestErrorPage(reply, null, 'The address is malformed.', 400);
@@ -69,12 +83,14 @@ export function issuerRoutes(services: Services, secureCookies: boolean, alongsi
     // The console's OpenAPI document describes the console; the protocol is described by discovery.
     app.addHook('onRoute', (route) => {
       route.schema = { ...(route.schema ?? {}), hide: true };
+      if (JSON_PATHS.has(route.url)) route.config = { ...(route.config ?? {}), jsonOnly: true };
     });
     await app.register(formbody, { bodyLimit: 64 * 1024 });
     registerTenantHook(app, { db, reads: services.issuerReads, clock, apis: services.apis, domains: services.domains, consoleUrl: services.config.baseUrl });
 
     app.addHook('onRequest', async (request, reply) => {
-      if (!CORS_PATHS.has(request.url.split('?')[0]!)) return;
+      const query = request.url.indexOf('?');
+      if (!CORS_PATHS.has(query < 0 ? request.url : request.url.slice(0, query))) return;
       // No Allow-Credentials: browsers send no cookies here, so no session can be ridden.
       reply.header('access-control-allow-origin', '*');
       // Browser apps may read the Bearer challenge of userinfo (RFC 6750 3).

@@ -54,6 +54,27 @@ export function registerTenantHook(app: FastifyInstance, deps: { db: Db; reads: 
     return { api: found.api, settings: found.settings ?? (await loadSettings(deps.db, deps.clock, found.api.id)) };
   }
 
+  // The Tenant of a cached host entry, made once per entry rather than per request: an entry is
+  // one host's (its cache key names the slug or the domain), and a change of the API drops the
+  // entry, so a new entry object brings a new Tenant.
+  const made = new WeakMap<ResolvedTenant, Tenant>();
+  function tenantOf(found: ResolvedTenant, face: FastifyRequest['face']): Tenant {
+    let tenant = made.get(found);
+    if (tenant) return tenant;
+    const { api } = found;
+    const portalIssuer = deps.apis.portalUrl(api.slug);
+    tenant = {
+      api,
+      issuer: face.kind === 'custom' ? `https://${face.domain}` : portalIssuer,
+      host: face.kind === 'custom' ? 'custom' : 'portal',
+      portalIssuer,
+      settings: found.settings,
+      branding: { name: api.name, logoUrl: api.logo_url, accentColor: api.accent_color },
+    };
+    made.set(found, tenant);
+    return tenant;
+  }
+
   app.decorateRequest('tenant', null as never);
   app.addHook('onRequest', async (request: FastifyRequest, reply) => {
     const face = request.face;
@@ -62,15 +83,6 @@ export function registerTenantHook(app: FastifyInstance, deps: { db: Db; reads: 
       : face.kind === 'custom' ? await deps.reads.tenant(`custom ${face.domain}`, () => resolve(face))
       : undefined;
     if (!found) return answerUnknownHost(request, reply, deps.consoleUrl);
-    const { api } = found;
-    const portalIssuer = deps.apis.portalUrl(api.slug);
-    request.tenant = {
-      api,
-      issuer: face.kind === 'custom' ? `https://${face.domain}` : portalIssuer,
-      host: face.kind === 'custom' ? 'custom' : 'portal',
-      portalIssuer,
-      settings: found.settings,
-      branding: { name: api.name, logoUrl: api.logo_url, accentColor: api.accent_color },
-    };
+    request.tenant = tenantOf(found, face);
   });
 }

@@ -137,6 +137,7 @@ export class PlanService {
   async update(caller: Caller, apiId: string, planId: string, fields: Partial<PlanFields>) {
     const { api } = await this.apis.access(caller, apiId, 'editor');
     let changedAny = false;
+    let retrySync = false;
     let withdrawn = false;
     return this.db.transaction().execute(async (trx) => {
       const before = await q.lockPlan(trx, apiId, planId, 'change');
@@ -144,7 +145,11 @@ export class PlanService {
       const wanted: Partial<PlanFields> = { ...fields, ...(fields.name !== undefined ? { name: fields.name.trim() } : {}) };
       const changed = Object.fromEntries(Object.entries(wanted).filter(([field, value]) => value !== before[field as keyof PlanFields])) as Partial<PlanFields>;
       const subscribers = await q.subscriberIds(trx, planId);
-      if (Object.keys(changed).length === 0) return toPlanOut(before, subscribers.length, this.apis.portalUrl(api.slug));
+      if (Object.keys(changed).length === 0) {
+        // Nothing to change on a plan the provider refused: the console's "Try again" of its sync.
+        retrySync = Boolean(before.provider_sync_error);
+        return toPlanOut(before, subscribers.length, this.apis.portalUrl(api.slug));
+      }
       changedAny = true;
       withdrawn = changed.active === false;
       const plan = await q.updatePlan(trx, apiId, planId, { ...changed, updated_at: this.clock.now() });
@@ -162,7 +167,7 @@ export class PlanService {
       if (withdrawn) await this.planWithdrawn(apiId, planId);
       return out;
     }).finally(() => {
-      if (changedAny) this.planChanged(apiId);
+      if (changedAny || retrySync) this.planChanged(apiId);
     });
   }
 

@@ -3,9 +3,15 @@
  * left open: from the first stop signal it is draining (/readyz answers 503 so a balancer takes
  * the node out), and it knows which requests are still in flight.
  */
+/** What a request in flight is named by. */
+interface InFlight {
+  method: string;
+  routeOptions: { url?: string | undefined };
+}
+
 export class Lifecycle {
   #draining = false;
-  readonly #requests = new Map<string, string>();
+  readonly #requests = new Map<string, InFlight>();
 
   get draining(): boolean {
     return this.#draining;
@@ -15,9 +21,12 @@ export class Lifecycle {
     this.#draining = true;
   }
 
-  /** A request began; `what` names its method and route pattern, never its query (it may hold codes). */
-  requestStarted(id: string, what: string): void {
-    this.#requests.set(id, what);
+  /**
+   * A request began. Its name (method and route pattern, never its query: it may hold codes) is
+   * made only when a shutdown asks, not on every request.
+   */
+  requestStarted(id: string, request: InFlight): void {
+    this.#requests.set(id, request);
   }
 
   requestEnded(id: string): void {
@@ -26,6 +35,6 @@ export class Lifecycle {
 
   /** The requests still in flight, oldest first. */
   openRequests(): string[] {
-    return [...this.#requests.values()];
+    return [...this.#requests.values()].map((request) => `${request.method} ${request.routeOptions.url ?? '(no route)'}`);
   }
 }

@@ -19,7 +19,21 @@ export function createMetrics() {
   });
   const mailSent = new Counter({ name: 'gatehouse_mail_sent_total', help: 'Mails handed to the transport', registers: [registry] });
   const mailFailed = new Counter({ name: 'gatehouse_mail_failures_total', help: 'Failed mail delivery attempts', registers: [registry] });
-  return { registry, requests, latency, mailSent, mailFailed };
+  // One label object per label set, found by one string key, rather than one made per request
+  // (every request records both; issue 28).
+  const children = new Map<string, { requests: ReturnType<typeof requests.labels>; latency: ReturnType<typeof latency.labels> }>();
+  function recordRequest(route: string, method: string, status: number, seconds: number) {
+    const key = `${method} ${status} ${route}`;
+    let child = children.get(key);
+    if (!child) {
+      const labels = { route, method, status: String(status) };
+      child = { requests: requests.labels(labels), latency: latency.labels(labels) };
+      children.set(key, child);
+    }
+    child.requests.inc();
+    child.latency.observe(seconds);
+  }
+  return { registry, requests, latency, mailSent, mailFailed, recordRequest };
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { assertInvalid, assertProblem, assertRateLimited, assertSessionCookie, sessionCookieLine } from '../support/assertions.js';
-import { PASSWORD, signUp, uniqueEmail } from '../support/flows.js';
+import { PASSWORD, signUpOverHttp, uniqueEmail } from '../support/flows.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
 
 let t: TestApp;
@@ -13,7 +13,7 @@ after(() => t.close());
 const login = (email: string, password: string) => t.client().post('/auth/login', { email, password });
 
 test('login: the right password answers the person and sets the session cookie', async () => {
-  const owner = await signUp(t, { name: 'Katherine' });
+  const owner = await signUpOverHttp(t, { name: 'Katherine' });
   const client = t.client();
   const answer = await client.post('/auth/login', { email: owner.email, password: PASSWORD });
   assert.equal(answer.status, 200, answer.text);
@@ -29,14 +29,14 @@ test('login: the right password answers the person and sets the session cookie',
 });
 
 test('login: the address is matched without regard to case', async () => {
-  const owner = await signUp(t);
+  const owner = await signUpOverHttp(t);
   const answer = await login(owner.email.toUpperCase(), PASSWORD);
   assert.equal(answer.status, 200, answer.text);
   assert.equal(answer.body.user.id, owner.userId);
 });
 
 test('login: a wrong password and an unknown address answer the same 401', async () => {
-  const owner = await signUp(t);
+  const owner = await signUpOverHttp(t);
   const wrongPassword = await login(owner.email, `${PASSWORD}!`);
   const unknownAddress = await login(uniqueEmail('nobody'), PASSWORD);
   assertProblem(wrongPassword, 401, 'invalid_credentials');
@@ -58,13 +58,13 @@ test('login: email up to 254 and password up to 200 characters, nothing undeclar
 });
 
 test('login: 10 attempts per address, then 429 with Retry-After even for the right password', async () => {
-  const owner = await signUp(t);
+  const owner = await signUpOverHttp(t);
   for (let i = 1; i <= 10; i++) assertProblem(await login(owner.email, `wrong-${i}-password`), 401, 'invalid_credentials');
   const eleventh = await login(owner.email, PASSWORD);
   assertRateLimited(eleventh, 15 * 60);
   assert.equal(sessionCookieLine(eleventh), undefined);
   // The limit is per address: another person still signs in.
-  const other = await signUp(t);
+  const other = await signUpOverHttp(t);
   assert.equal((await login(other.email, PASSWORD)).status, 200);
 });
 
@@ -75,7 +75,7 @@ test('login: unknown addresses are limited the same way', async () => {
 });
 
 test('login: a successful login resets the count of its address', async () => {
-  const owner = await signUp(t);
+  const owner = await signUpOverHttp(t);
   for (let i = 1; i <= 9; i++) assertProblem(await login(owner.email, `wrong-${i}-password`), 401, 'invalid_credentials');
   assert.equal((await login(owner.email, PASSWORD)).status, 200, 'the 10th attempt is allowed');
   // Without the reset the next attempt would be the 11th; with it, 10 more are allowed.

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { assertInvalid, assertRateLimited, assertSessionCookie } from '../support/assertions.js';
 import { requestCode, settledMail, ticketFor, verifyCode } from '../support/codes.js';
-import { PASSWORD, signUp, uniqueEmail } from '../support/flows.js';
+import { PASSWORD, signUpOverHttp, uniqueEmail } from '../support/flows.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
 
 const MINUTE = 60_000;
@@ -58,7 +58,7 @@ test('sign-up: `workspace` names the first workspace instead of the person', asy
 });
 
 test('sign-up: a taken address gets the same answer and an "already have an account" mail instead of a code', async () => {
-  const owner = await signUp(t);
+  const owner = await signUpOverHttp(t);
   t.mail.take(owner.email);
 
   const fresh = await t.client().post('/auth/signup', { email: uniqueEmail() });

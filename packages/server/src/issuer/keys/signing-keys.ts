@@ -14,7 +14,12 @@ const generateRsa = promisify(generateKeyPair);
 export interface Signer {
   kid: string;
   privateKey: KeyObject;
+  /** The encoded JWS headers of this key's access tokens and ID tokens, made once per key. */
+  accessTokenHeader: string;
+  idTokenHeader: string;
 }
+
+const encodedHeader = (header: Record<string, string>) => Buffer.from(JSON.stringify(header)).toString('base64url');
 
 interface KeySet {
   signer: Signer | null;
@@ -135,7 +140,14 @@ export class SigningKeys {
     let signer: Signer | null = null;
     for (const row of rows) {
       publicKeys.set(row.kid, createPublicKey({ key: row.public_jwk as never, format: 'jwk' }));
-      if (row.active) signer = { kid: row.kid, privateKey: createPrivateKey(this.box.open(row.private_sealed)) };
+      if (row.active) {
+        signer = {
+          kid: row.kid,
+          privateKey: createPrivateKey(this.box.open(row.private_sealed)),
+          accessTokenHeader: encodedHeader({ alg: 'RS256', typ: 'at+jwt', kid: row.kid }),
+          idTokenHeader: encodedHeader({ alg: 'RS256', typ: 'JWT', kid: row.kid }),
+        };
+      }
     }
     const set: KeySet = { signer, publicKeys, jwks: rows.map((row) => row.public_jwk), loadedAt: now.getTime() };
     // A change that arrived while reading may have been read before it committed: answer, not keep.

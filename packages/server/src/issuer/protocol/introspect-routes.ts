@@ -8,7 +8,7 @@ import type { TokenBuckets } from '../../platform/token-bucket.js';
 import type { SigningKeys } from '../keys/signing-keys.js';
 import type { Tenant } from '../tenant.js';
 import { activeAccessToken, audienceList } from '../tokens/access-token.js';
-import { issuedAt, refreshTokenState } from '../tokens/queries.js';
+import { issuedAt, refreshTokenRow } from '../tokens/queries.js';
 import { issuerMatch } from '../tokens/service.js';
 import { authenticateIntrospector, presentedCredentials, type AuthenticatedClient } from './client-auth.js';
 import { networkOf } from '../../platform/http/network.js';
@@ -35,9 +35,10 @@ export function introspectRoutes(deps: { db: Db; reads: CachedReads; clock: Cloc
   async function judgeRefreshToken(tenant: Tenant, caller: AuthenticatedClient, token: string) {
     // Only a web app sees its own refresh tokens; a server never does.
     if (caller.kind !== 'app') return INACTIVE;
-    const state = await refreshTokenState(deps.db, tenant.api.id, sha256Hex(token));
-    if (!state || state.token_used_at || state.token_expires_at <= deps.clock.now()) return INACTIVE;
-    if (state.revoked_at || state.person_status !== 'active' || state.client_id !== caller.app.id || tenant.api.status !== 'active') return INACTIVE;
+    const row = await refreshTokenRow(deps.db, tenant.api.id, sha256Hex(token));
+    if (!row || row.used_at || row.expires_at <= deps.clock.now()) return INACTIVE;
+    const state = await deps.reads.grantState(tenant.api.id, row.grant_id);
+    if (!state || state.revoked_at || state.person_status !== 'active' || state.client_id !== caller.app.id || tenant.api.status !== 'active') return INACTIVE;
     // Issue 17: a refresh token is active only at the issuer that made it.
     if (!issuedAt(state.issuer, issuerMatch(tenant))) return INACTIVE;
     return {
@@ -47,8 +48,8 @@ export function introspectRoutes(deps: { db: Db; reads: CachedReads; clock: Cloc
       sub: state.person_id,
       scope: state.scopes.join(' '),
       iss: tenant.issuer,
-      iat: seconds(state.token_created_at),
-      exp: seconds(state.token_expires_at),
+      iat: seconds(row.created_at),
+      exp: seconds(row.expires_at),
     };
   }
 

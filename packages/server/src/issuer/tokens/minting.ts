@@ -1,5 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { SignJWT } from 'jose';
+import { createHash, randomBytes, sign } from 'node:crypto';
 import type { Signer } from '../keys/signing-keys.js';
 
 export interface GrantFacts {
@@ -34,23 +33,32 @@ export function grantIdOfJti(jti: string): string | null {
   return dot > 0 ? jti.slice(0, dot) : null;
 }
 
+/**
+ * A compact JWS signed with RS256 by node:crypto's synchronous sign: measured on this machine
+ * (issue 28) it costs less CPU than jose's SignJWT, which goes through WebCrypto's job on the
+ * thread pool and rebuilds the header each time; the encoded header is made once per key
+ * (keys/signing-keys.ts). The payload is JSON.stringify of the claims, as jose writes it.
+ */
+function signCompact(encodedHeader: string, signer: Signer, payload: Record<string, unknown>): string {
+  const input = `${encodedHeader}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
+  return `${input}.${sign('sha256', Buffer.from(input), signer.privateKey).toString('base64url')}`;
+}
+
 /** An RFC 9068 access token: RS256, typ at+jwt, kid, and exactly the claims of spec 4.3. */
-export async function mintAccessToken(signer: Signer, issuer: string, grant: GrantFacts, scopes: string[], now: Date, ttlS: number): Promise<string> {
+export function mintAccessToken(signer: Signer, issuer: string, grant: GrantFacts, scopes: string[], now: Date, ttlS: number): string {
   const iat = seconds(now);
-  return new SignJWT({
+  return signCompact(signer.accessTokenHeader, signer, {
     client_id: grant.clientId,
     scope: scopes.join(' '),
     auth_time: seconds(grant.authTime),
     sid: grant.sessionId,
-  })
-    .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: signer.kid })
-    .setIssuer(issuer)
-    .setSubject(grant.personId)
-    .setAudience(accessTokenAudience(issuer, { resource: grant.resource, scopes }))
-    .setIssuedAt(iat)
-    .setExpirationTime(iat + ttlS)
-    .setJti(newJti(grant.id))
-    .sign(signer.privateKey);
+    iss: issuer,
+    sub: grant.personId,
+    aud: accessTokenAudience(issuer, { resource: grant.resource, scopes }),
+    iat,
+    exp: iat + ttlS,
+    jti: newJti(grant.id),
+  });
 }
 
 /** OIDC Core 3.1.3.6: the left half of the SHA-256 of the access token, base64url. */
@@ -59,7 +67,7 @@ export function atHash(accessToken: string): string {
 }
 
 /** An ID token for the client (spec 4.3): the person's claims of the granted scopes. */
-export async function mintIdToken(
+export function mintIdToken(
   signer: Signer,
   issuer: string,
   grant: GrantFacts,
@@ -68,21 +76,19 @@ export async function mintIdToken(
   nonce: string | null,
   now: Date,
   ttlS: number,
-): Promise<string> {
+): string {
   const iat = seconds(now);
-  return new SignJWT({
+  return signCompact(signer.idTokenHeader, signer, {
     ...claims,
     auth_time: seconds(grant.authTime),
     amr: grant.amr,
     ...(nonce !== null ? { nonce } : {}),
     sid: grant.sessionId,
     at_hash: atHash(accessToken),
-  })
-    .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: signer.kid })
-    .setIssuer(issuer)
-    .setSubject(grant.personId)
-    .setAudience(grant.clientId)
-    .setIssuedAt(iat)
-    .setExpirationTime(iat + ttlS)
-    .sign(signer.privateKey);
+    iss: issuer,
+    sub: grant.personId,
+    aud: grant.clientId,
+    iat,
+    exp: iat + ttlS,
+  });
 }

@@ -2,6 +2,7 @@ import { sql, type ExpressionBuilder, type Insertable } from 'kysely';
 import type { Db, Trx } from '../../platform/db/database.js';
 import type { AuthorizationCodesTable, RefreshTokensTable, TokenGrantsTable } from './tables.js';
 import { changed, notifyChange } from '../../platform/db/change-feed.js';
+import { runTemplated } from '../../platform/db/templated.js';
 
 type Executor = Db | Trx;
 
@@ -20,9 +21,9 @@ export function issuedAt(grantIssuer: string | null, at: IssuerMatch): boolean {
   return grantIssuer === null ? at.legacy : grantIssuer === at.issuer;
 }
 
-function sameIssuer(at: IssuerMatch) {
+function sameIssuer(legacy: boolean, issuer: string) {
   return (eb: ExpressionBuilder<any, any>) =>
-    at.legacy ? eb.or([eb('g.issuer', '=', at.issuer), eb('g.issuer', 'is', null)]) : eb('g.issuer', '=', at.issuer);
+    legacy ? eb.or([eb('g.issuer', '=', issuer), eb('g.issuer', 'is', null)]) : eb('g.issuer', '=', issuer);
 }
 
 export async function insertPushedAuthorization(db: Executor, row: { request_uri_hash: string; api_id: string; client_id: string; params: Record<string, string>; expires_at: Date }) {
@@ -111,43 +112,50 @@ export interface MintedRefresh {
  * matching. `minted` says whether it did.
  */
 export async function takeCode(db: Executor, apiId: string, codeHash: string, clientId: string, at: IssuerMatch, now: Date, mint: MintedRefresh | null = null) {
-  const take = db
-    .updateTable('authorization_codes as c')
-    .from(['token_grants as g', 'people as p'])
-    .set({ used_at: now })
-    .whereRef('g.id', '=', 'c.grant_id')
-    .whereRef('p.id', '=', 'g.person_id')
-    .where('c.api_id', '=', apiId)
-    .where('c.code_hash', '=', codeHash)
-    .where('c.used_at', 'is', null)
-    .where('g.client_id', '=', clientId)
-    .where(sameIssuer(at))
-    .where('p.status', '=', 'active')
-    .returning(['c.expires_at', 'c.redirect_uri', 'c.code_challenge', 'c.nonce', ...GRANT_AND_PERSON]);
-  if (!mint) return withMinted(await take.executeTakeFirst(), false);
-  const row = await db
-    .with('taken', () => take)
-    .with('minted', (w) =>
-      w
-        .insertInto('refresh_tokens')
-        .columns(['token_hash', 'api_id', 'grant_id', 'created_at', 'expires_at'])
-        .expression((eb) =>
-          eb
-            .selectFrom('taken')
-            .select([sql<string>`${mint.tokenHash}::text`.as('token_hash'), sql<string>`${apiId}::text`.as('api_id'), 'taken.grant_id', sql<Date>`${now}::timestamptz`.as('created_at'), sql<Date>`${mint.expiresAt}::timestamptz`.as('expires_at')])
-            .where('taken.offline', '=', true)
-            .where('taken.revoked_at', 'is', null)
-            .where('taken.expires_at', '>', now)
-            .where('taken.redirect_uri', '=', mint.when.redirectUri ?? '')
-            .where('taken.code_challenge', '=', mint.when.codeChallenge ?? '')
-            .where((w2) => (mint.when.resource === null ? w2.lit(true) : w2('taken.resource', '=', mint.when.resource))),
-        )
-        .returning('grant_id'),
-    )
-    .selectFrom('taken')
-    .selectAll('taken')
-    .select(sql<boolean>`exists (select 1 from minted)`.as('minted'))
-    .executeTakeFirst();
+  // Compiled once per form (templated.ts): the arguments below go where build() uses them.
+  const args: unknown[] = [apiId, codeHash, clientId, at.issuer, now];
+  if (mint) args.push(mint.tokenHash, mint.expiresAt, mint.when.redirectUri ?? '', mint.when.codeChallenge ?? '');
+  if (mint && mint.when.resource !== null) args.push(mint.when.resource);
+  const shape = `takeCode ${at.legacy ? 'legacy' : 'issuer'} ${!mint ? 'plain' : mint.when.resource === null ? 'mint' : 'mint resource'}`;
+  const take = (arg: (index: number) => never) =>
+    db
+      .updateTable('authorization_codes as c')
+      .from(['token_grants as g', 'people as p'])
+      .set({ used_at: arg(4) })
+      .whereRef('g.id', '=', 'c.grant_id')
+      .whereRef('p.id', '=', 'g.person_id')
+      .where('c.api_id', '=', arg(0))
+      .where('c.code_hash', '=', arg(1))
+      .where('c.used_at', 'is', null)
+      .where('g.client_id', '=', arg(2))
+      .where(sameIssuer(at.legacy, arg(3)))
+      .where('p.status', '=', 'active')
+      .returning(['c.expires_at', 'c.redirect_uri', 'c.code_challenge', 'c.nonce', ...GRANT_AND_PERSON]);
+  if (!mint) return withMinted((await runTemplated(db, shape, args, take))[0], false);
+  const [row] = await runTemplated(db, shape, args, (arg) =>
+    db
+      .with('taken', () => take(arg))
+      .with('minted', (w) =>
+        w
+          .insertInto('refresh_tokens')
+          .columns(['token_hash', 'api_id', 'grant_id', 'created_at', 'expires_at'])
+          .expression((eb) =>
+            eb
+              .selectFrom('taken')
+              .select([sql<string>`${arg(5)}::text`.as('token_hash'), sql<string>`${arg(0)}::text`.as('api_id'), 'taken.grant_id', sql<Date>`${arg(4)}::timestamptz`.as('created_at'), sql<Date>`${arg(6)}::timestamptz`.as('expires_at')])
+              .where('taken.offline', '=', true)
+              .where('taken.revoked_at', 'is', null)
+              .where('taken.expires_at', '>', arg(4))
+              .where('taken.redirect_uri', '=', arg(7))
+              .where('taken.code_challenge', '=', arg(8))
+              .where((w2) => (mint.when.resource === null ? w2.lit(true) : w2('taken.resource', '=', arg(9)))),
+          )
+          .returning('grant_id'),
+      )
+      .selectFrom('taken')
+      .selectAll('taken')
+      .select(sql<boolean>`exists (select 1 from minted)`.as('minted')),
+  );
   return row;
 }
 
@@ -191,41 +199,49 @@ export async function insertRefreshToken(db: Executor, row: Insertable<RefreshTo
  * refresh token when the refresh will succeed (unexpired, not revoked, offline, resource matching).
  */
 export async function takeRefreshToken(db: Executor, apiId: string, tokenHash: string, clientId: string, at: IssuerMatch, now: Date, mint: MintedRefresh | null = null) {
-  const take = db
-    .updateTable('refresh_tokens as r')
-    .from(['token_grants as g', 'people as p'])
-    .set({ used_at: now })
-    .whereRef('g.id', '=', 'r.grant_id')
-    .whereRef('p.id', '=', 'g.person_id')
-    .where('r.api_id', '=', apiId)
-    .where('r.token_hash', '=', tokenHash)
-    .where('r.used_at', 'is', null)
-    .where('g.client_id', '=', clientId)
-    .where(sameIssuer(at))
-    .where('p.status', '=', 'active')
-    .returning(['r.expires_at', ...GRANT_AND_PERSON]);
-  if (!mint) return withMinted(await take.executeTakeFirst(), false);
-  return db
-    .with('taken', () => take)
-    .with('minted', (w) =>
-      w
-        .insertInto('refresh_tokens')
-        .columns(['token_hash', 'api_id', 'grant_id', 'created_at', 'expires_at'])
-        .expression((eb) =>
-          eb
-            .selectFrom('taken')
-            .select([sql<string>`${mint.tokenHash}::text`.as('token_hash'), sql<string>`${apiId}::text`.as('api_id'), 'taken.grant_id', sql<Date>`${now}::timestamptz`.as('created_at'), sql<Date>`${mint.expiresAt}::timestamptz`.as('expires_at')])
-            .where('taken.offline', '=', true)
-            .where('taken.revoked_at', 'is', null)
-            .where('taken.expires_at', '>', now)
-            .where((w2) => (mint.when.resource === null ? w2.lit(true) : w2('taken.resource', '=', mint.when.resource))),
-        )
-        .returning('grant_id'),
-    )
-    .selectFrom('taken')
-    .selectAll('taken')
-    .select(sql<boolean>`exists (select 1 from minted)`.as('minted'))
-    .executeTakeFirst();
+  // As takeCode: compiled once per form.
+  const args: unknown[] = [apiId, tokenHash, clientId, at.issuer, now];
+  if (mint) args.push(mint.tokenHash, mint.expiresAt);
+  if (mint && mint.when.resource !== null) args.push(mint.when.resource);
+  const shape = `takeRefreshToken ${at.legacy ? 'legacy' : 'issuer'} ${!mint ? 'plain' : mint.when.resource === null ? 'mint' : 'mint resource'}`;
+  const take = (arg: (index: number) => never) =>
+    db
+      .updateTable('refresh_tokens as r')
+      .from(['token_grants as g', 'people as p'])
+      .set({ used_at: arg(4) })
+      .whereRef('g.id', '=', 'r.grant_id')
+      .whereRef('p.id', '=', 'g.person_id')
+      .where('r.api_id', '=', arg(0))
+      .where('r.token_hash', '=', arg(1))
+      .where('r.used_at', 'is', null)
+      .where('g.client_id', '=', arg(2))
+      .where(sameIssuer(at.legacy, arg(3)))
+      .where('p.status', '=', 'active')
+      .returning(['r.expires_at', ...GRANT_AND_PERSON]);
+  if (!mint) return withMinted((await runTemplated(db, shape, args, take))[0], false);
+  const [row] = await runTemplated(db, shape, args, (arg) =>
+    db
+      .with('taken', () => take(arg))
+      .with('minted', (w) =>
+        w
+          .insertInto('refresh_tokens')
+          .columns(['token_hash', 'api_id', 'grant_id', 'created_at', 'expires_at'])
+          .expression((eb) =>
+            eb
+              .selectFrom('taken')
+              .select([sql<string>`${arg(5)}::text`.as('token_hash'), sql<string>`${arg(0)}::text`.as('api_id'), 'taken.grant_id', sql<Date>`${arg(4)}::timestamptz`.as('created_at'), sql<Date>`${arg(6)}::timestamptz`.as('expires_at')])
+              .where('taken.offline', '=', true)
+              .where('taken.revoked_at', 'is', null)
+              .where('taken.expires_at', '>', arg(4))
+              .where((w2) => (mint.when.resource === null ? w2.lit(true) : w2('taken.resource', '=', arg(7)))),
+          )
+          .returning('grant_id'),
+      )
+      .selectFrom('taken')
+      .selectAll('taken')
+      .select(sql<boolean>`exists (select 1 from minted)`.as('minted')),
+  );
+  return row;
 }
 
 /** A grant and its person as the spending statements answer them. */
@@ -252,13 +268,27 @@ export function grantState(db: Executor, apiId: string, grantId: string) {
 }
 
 /** A refresh token with its grant's state, in one round trip (introspection of a refresh token). */
-export function refreshTokenState(db: Executor, apiId: string, tokenHash: string) {
-  return grantStateQuery(db, apiId)
-    .innerJoin('refresh_tokens', 'refresh_tokens.grant_id', 'token_grants.id')
-    .select(['refresh_tokens.created_at as token_created_at', 'refresh_tokens.expires_at as token_expires_at', 'refresh_tokens.used_at as token_used_at'])
-    .where('refresh_tokens.api_id', '=', apiId)
-    .where('refresh_tokens.token_hash', '=', tokenHash)
-    .executeTakeFirst();
+export async function refreshTokenState(db: Executor, apiId: string, tokenHash: string) {
+  const [row] = await runTemplated(db, 'refreshTokenState', [apiId, tokenHash], (arg) =>
+    grantStateQuery(db, arg(0))
+      .innerJoin('refresh_tokens', 'refresh_tokens.grant_id', 'token_grants.id')
+      .select(['refresh_tokens.created_at as token_created_at', 'refresh_tokens.expires_at as token_expires_at', 'refresh_tokens.used_at as token_used_at'])
+      .where('refresh_tokens.api_id', '=', arg(0))
+      .where('refresh_tokens.token_hash', '=', arg(1)),
+  );
+  return row;
+}
+
+/**
+ * A refresh token's own row (introspection): its grant's state comes from the node's cache of
+ * grant states (cached-reads.ts), which every change of a grant, person or session invalidates,
+ * so a warm node reads one row by its key instead of joining four tables (issue 28).
+ */
+export async function refreshTokenRow(db: Executor, apiId: string, tokenHash: string) {
+  const [row] = await runTemplated(db, 'refreshTokenRow', [apiId, tokenHash], (arg) =>
+    db.selectFrom('refresh_tokens').select(['grant_id', 'created_at', 'expires_at', 'used_at']).where('api_id', '=', arg(0)).where('token_hash', '=', arg(1)),
+  );
+  return row;
 }
 
 function grantStateQuery(db: Executor, apiId: string) {
