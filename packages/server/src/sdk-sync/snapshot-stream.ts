@@ -44,7 +44,7 @@ function etagOf(parts: unknown): string {
   return `"${createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 32)}"`;
 }
 
-export async function streamSnapshot(db: Db, apiId: string, head: SnapshotHead, ifNoneMatch: string | undefined): Promise<StreamedSnapshot> {
+export async function streamSnapshot(db: Db, apiId: string, head: SnapshotHead, ifNoneMatch: string | undefined, waitForSocket = true): Promise<StreamedSnapshot> {
   let decided!: (answer: { etag: string; go: (proceed: boolean) => void }) => void;
   let failed!: (error: unknown) => void;
   const decision = new Promise<{ etag: string; go: (proceed: boolean) => void }>((resolve, reject) => {
@@ -67,7 +67,7 @@ export async function streamSnapshot(db: Db, apiId: string, head: SnapshotHead, 
       const proceed = await new Promise<boolean>((go) => decided({ etag, go }));
       if (!proceed) return;
       started = true;
-      await writeBody(trx, apiId, head, counter.seq, fullParts, out);
+      await writeBody(trx, apiId, head, counter.seq, fullParts, out, waitForSocket);
     })
     .then(
       () => out.end(),
@@ -86,11 +86,11 @@ export async function streamSnapshot(db: Db, apiId: string, head: SnapshotHead, 
   return { etag, body: out };
 }
 
-async function writeBody(trx: Trx, apiId: string, head: SnapshotHead, cursor: number, fullParts: { signin: unknown; members: unknown } | null, out: PassThrough) {
+async function writeBody(trx: Trx, apiId: string, head: SnapshotHead, cursor: number, fullParts: { signin: unknown; members: unknown } | null, out: PassThrough, waitForSocket: boolean) {
   // Waits for the socket to take what is buffered; false once the client is gone (stop reading).
   const write = async (text: string): Promise<boolean> => {
     if (out.destroyed) return false;
-    if (out.write(text)) return true;
+    if (out.write(text) || !waitForSocket) return true;
     await new Promise<void>((resolve) => {
       const done = () => {
         out.off('drain', done);
