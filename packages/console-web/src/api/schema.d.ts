@@ -12578,6 +12578,8 @@ export interface paths {
                     shape?: "full" | "wire";
                     /** @description a cursor: a snapshot's sync_cursor or a previous answer's cursor */
                     since: string;
+                    /** @description seconds to hold the request while nothing is above since: it answers as soon as a change of the API commits on any node, or the empty page at the same cursor when the wait ends */
+                    wait?: number;
                 };
                 header?: never;
                 path?: never;
@@ -12938,6 +12940,8 @@ export interface components {
             servers: components["schemas"]["SdkResourceServer"][];
         };
         SdkUsageAnswer: {
+            /** @description Every customer an accepted or duplicate item names, as of after this report: its balance_seq covers those items (issue 27). Always sent by this server; absent from older ones. */
+            balances?: components["schemas"]["SdkBalance"][];
             results: components["schemas"]["SdkUsageResult"][];
         };
         /** @description Unknown properties are ignored. A bad item is rejected alone, never the report. */
