@@ -58,6 +58,8 @@ end $$;
 -- the order of commits, and a reader that sees number N also sees every number below it.
 create function sdk_change_number_api(p_api text) returns void
 language plpgsql as $$
+declare
+  gone_customers text[];
 begin
   -- The API was deleted (in this transaction, or by one committed meanwhile): nothing to follow.
   perform 1 from apis where id = p_api;
@@ -67,13 +69,22 @@ begin
     delete from sdk_change_counters where api_id = p_api;
     return;
   end if;
+  -- Set-based throughout, and no join the planner could turn into a nested loop over two sets it
+  -- has no statistics of (a CTE, a waiting table never analyzed with rows in it): a first version
+  -- joined the waiting objects to themselves and the written rows to sdk_changes, and a commit of
+  -- 1,000 balances took seconds.
   with gone as (
     delete from sdk_change_waiting where api_id = p_api returning kind, object_id
   ), objects as (
-    select distinct kind, object_id from gone
-  ), states as (
     -- A customer sent whole (a new one and its welcome credit) carries its balance: a balance
-    -- change beside it would only take a place in a page. Removed: as the row is at commit.
+    -- change beside it would only take a place in a page.
+    select kind, object_id from (
+      select kind, object_id, bool_or(kind = 'customer') over (partition by object_id) as whole
+      from (select distinct kind, object_id from gone) d
+    ) o
+    where kind <> 'balance' or not whole
+  ), states as (
+    -- Removed: as the row is at commit.
     select o.kind, o.object_id,
       case o.kind
         when 'customer' then not exists (select 1 from customers c where c.id = o.object_id and c.api_id = p_api and c.archived_at is null)
@@ -81,7 +92,6 @@ begin
         else false
       end as removed
     from objects o
-    where o.kind <> 'balance' or not exists (select 1 from objects w where w.kind = 'customer' and w.object_id = o.object_id)
   ), numbered as (
     select kind, object_id, removed, row_number() over (order by kind, object_id) as n, count(*) over () as total from states
   ), counter as (
@@ -96,9 +106,11 @@ begin
     on conflict (api_id, kind, object_id) do update set seq = excluded.seq, removed = excluded.removed, changed_at = excluded.changed_at
     returning s.kind, s.object_id, s.removed
   )
+  select array_agg(object_id) into gone_customers from written where kind = 'customer' and removed;
   -- A removed customer's balance is gone with it (its row would never be pruned otherwise).
-  delete from sdk_changes s using written w
-    where s.api_id = p_api and s.kind = 'balance' and w.kind = 'customer' and w.removed and s.object_id = w.object_id;
+  if gone_customers is not null then
+    delete from sdk_changes where api_id = p_api and kind = 'balance' and object_id = any(gone_customers);
+  end if;
   -- Wakes SDKs waiting on this API's changes, on every node, when (and only if) this commits:
   -- the change feed's channel (platform/db/change-feed.ts; sdk-sync/waiters.ts).
   perform pg_notify('gatehouse_changes', 'sdk-changes:' || p_api);

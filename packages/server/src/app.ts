@@ -199,7 +199,7 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   devProvider?.deliverTo((raw, signature) => payments.receiveWebhook('dev', raw, signature));
   const customerSubscriptions = new CustomerSubscriptions(db, audit, apis, customers, payments, receipts);
   const stats: StatsService = new StatsService(db, clock, apis, customers, ledger, (apiId) => payments.ready(apiId));
-  const snapshots = new SnapshotService(db, clock, apis);
+  const snapshots = new SnapshotService(db, clock, apis, deps.database.kind === 'postgres');
   // What changed for SDKs after a cursor (issue 27): recorded by triggers, read here.
   const sdkChanges = new ChangeService(db, clock, snapshots);
   // Per-node caches and the notifications that keep them true; buildApp starts listening.

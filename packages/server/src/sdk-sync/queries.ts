@@ -35,10 +35,10 @@ export function snapshotCustomers(trx: Trx, apiId: string, month: string) {
 }
 
 /**
- * One batch of the streamed snapshot's customers (snapshot-stream.ts): those after `afterId` in id
- * order, as snapshotCustomers reads them all.
+ * The streamed snapshot's customers (snapshot-stream.ts), as snapshotCustomers reads them, as a
+ * query to declare a cursor on: one plan, fetched in batches.
  */
-export function snapshotCustomersAfter(trx: Trx, apiId: string, month: string, afterId: string, limit: number) {
+export function snapshotCustomersQuery(trx: Trx, apiId: string, month: string) {
   return trx
     .selectFrom('customers as c')
     .leftJoin('usage_policies as u', 'u.id', 'c.usage_policy_id')
@@ -46,26 +46,25 @@ export function snapshotCustomersAfter(trx: Trx, apiId: string, month: string, a
     .select(wireCustomerColumns)
     .where('c.api_id', '=', apiId)
     .where('c.archived_at', 'is', null)
-    .where('c.id', '>', afterId)
-    .orderBy('c.id')
-    .limit(limit)
-    .execute();
+    .orderBy('c.id');
 }
 
 /**
- * One batch of the streamed snapshot's keys after `afterId` in id order: live keys of customers the
- * snapshot carries (the join does what the whole build's filter by the customers read does).
+ * The streamed snapshot's keys: live keys of the customers it carries (the join does what the
+ * whole build's filter by the customers it read does), as a query to declare a cursor on.
  */
-export function snapshotKeysAfter(trx: Trx, apiId: string, afterId: string | null, limit: number) {
-  let query = trx
+export function snapshotKeysQuery(trx: Trx, apiId: string) {
+  return trx
     .selectFrom('customer_keys as k')
     .innerJoin('customers as c', (join) => join.onRef('c.id', '=', 'k.customer_id').on('c.api_id', '=', apiId).on('c.archived_at', 'is', null))
     .select(['k.id', 'k.customer_id', 'k.key_hash'])
     .where('k.api_id', '=', apiId)
-    .where('k.revoked_at', 'is', null);
-  if (afterId !== null) query = query.where('k.id', '>', afterId);
-  return query.orderBy('k.id').limit(limit).execute();
+    .where('k.revoked_at', 'is', null)
+    .orderBy('k.id');
 }
+
+/** A customer row of the snapshot's query, as toWireCustomer takes it. */
+export type CustomerRow = Awaited<ReturnType<typeof snapshotCustomers>>[number];
 
 export function snapshotKeys(trx: Trx, apiId: string) {
   return trx

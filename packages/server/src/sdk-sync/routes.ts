@@ -59,8 +59,10 @@ export function sdkSyncRoutes(deps: { apis: ApiService; snapshots: SnapshotServi
       ...asWritten,
     }, async (request, reply) => {
       const api = request.sdkApi!;
-      const streamed = await deps.snapshots.stream(api, full(request), request.headers['if-none-match']);
+      // Before the stream's transaction opens: nothing of this request may wait on the database
+      // while the stream waits on this request's socket.
       await deps.apis.recordSdkVisit(api, String(request.headers['user-agent'] ?? ''));
+      const streamed = await deps.snapshots.stream(api, full(request), request.headers['if-none-match']);
       reply.header('etag', streamed.etag).header('cache-control', 'no-store');
       if (!streamed.body) return reply.status(304).send(undefined as never);
       // Written as it is read (snapshot-stream.ts): a stream is piped, never serialized again.

@@ -66,6 +66,12 @@ export class SnapshotService {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly apis: ApiService,
+    /**
+     * Whether the stream's transaction may wait for the client's socket. Not on PGlite: it runs one
+     * transaction at a time, so a slow client would hold every other request of the node; there
+     * the rows are read at the database's pace and buffered (the memory of the whole build).
+     */
+    private readonly holdTransaction = true,
   ) {}
 
   /**
@@ -125,7 +131,7 @@ export class SnapshotService {
           }
         : null,
     };
-    return streamSnapshot(this.db, api.id, head, ifNoneMatch);
+    return streamSnapshot(this.db, api.id, head, ifNoneMatch, this.holdTransaction);
   }
 
   /**

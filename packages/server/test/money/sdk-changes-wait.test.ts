@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { ChangeFeed } from '../../src/platform/db/change-feed.js';
-import { ChangeWaiters, SDK_CHANGES_TAG } from '../../src/sdk-sync/waiters.js';
+import { ChangeWaiters, MAX_WAITERS_PER_API, SDK_CHANGES_TAG } from '../../src/sdk-sync/waiters.js';
 import { signUp, type SignedUp } from '../support/flows.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
 import { createApi, createCustomer, createKey, getWireSnapshot, sdkRequest, usageItem, type ApiFixture } from '../support/money.js';
@@ -190,4 +190,25 @@ test('usage acknowledgements carry the balance of every customer an accepted or 
   // Nothing applied, nothing named.
   const none = JSON.parse((await sdkRequest(t, f.secret, 'POST', '/sdk/v1/usage', { items: [unknown] })).text) as typeof body;
   assert.deepEqual(none.balances, []);
+});
+
+test('long poll: past the waiters an API may hold on a node, 429 with Retry-After; at the bound less one, it waits', async () => {
+  const f = await createApi(t, { name: 'Crowded' }, owner);
+  const { cursor } = await customerWithKey(f);
+  // The node's own waiter set, filled to one place below its bound for this API.
+  const held = Array.from({ length: MAX_WAITERS_PER_API - 1 }, () => t.services.sdkWaiters.enter(f.apiId)!);
+  try {
+    const last = changes(t, f, cursor, 30);
+    await waitersReach(t, MAX_WAITERS_PER_API);
+    const refused = await sdkRequest(t, f.secret, 'GET', changesUrl(cursor, 30));
+    assert.equal(refused.status, 429, refused.text);
+    assert.equal(refused.headers.get('retry-after'), '5');
+    // Without wait it is a plain read, never refused.
+    assert.equal((await changes(t, f, cursor)).cursor, cursor);
+    await createCustomer(t, f, 'Wakes The Last');
+    assert.equal((await last).customers.length, 1);
+  } finally {
+    for (const waiter of held) waiter.leave();
+  }
+  assert.equal(t.services.sdkWaiters.size, 0);
 });
