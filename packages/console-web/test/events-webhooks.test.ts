@@ -12,7 +12,7 @@ import { addMember } from '../../server/test/support/workspaces.js';
 import { newConsolePage, shotAndCheck, skipWithoutChromium, startConsole, type ConsoleFixture } from './support/console-browser.js';
 import { fileOwner, shareSession } from './support/metered-api.js';
 import { fieldError } from './support/page-fields.js';
-import { localInput } from '../src/routes/events/replay-form.js';
+import { localInput } from '../src/routes/events/local-time.js';
 import { assertRequestsOnOpen, eventually } from './support/workspace-pages.js';
 
 let f: ConsoleFixture;
