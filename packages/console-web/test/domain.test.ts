@@ -8,8 +8,9 @@ import type { SignedUp } from '../../server/test/support/flows.js';
 import { putOnPlan, startDns, type TestDns } from '../../server/test/support/domains.js';
 import { createApi, type ApiFixture } from '../../server/test/support/money.js';
 import { addMember } from '../../server/test/support/workspaces.js';
-import { apiRequestsOnOpen, newConsolePage, shotAndCheck, skipWithoutChromium, startConsole, type ConsoleFixture } from './support/console-browser.js';
+import { newConsolePage, shotAndCheck, skipWithoutChromium, startConsole, type ConsoleFixture } from './support/console-browser.js';
 import { fileOwner, shareSession } from './support/metered-api.js';
+import { assertRequestsOnOpen } from './support/workspace-pages.js';
 import { fieldError } from './support/page-fields.js';
 
 let f: ConsoleFixture;
@@ -43,8 +44,7 @@ test('custom domain: the plan gate, a name refused then set, its records copied,
   const api = (await createApi(f.t, { name: 'Branded API', preset: 'payg' }, owner)) as ApiFixture;
   await putOnPlan(f.t, api.apiId, 'starter');
   const path = `/apis/${api.apiId}/domain`;
-  const requests = await apiRequestsOnOpen(page, path);
-  console.log(`requests on open, ${path}: ${requests.length}: ${requests.join(', ')}`);
+  const requests = await assertRequestsOnOpen(page, path, path.split('/').at(-1)!);
   assert.deepEqual([...requests].sort(), [`GET /api/apis/${api.apiId}`, `GET /api/apis/${api.apiId}/domain`, 'GET /api/me']);
   await page.getByTestId('domain-state').getByText('none').waitFor();
   const form = page.getByRole('form', { name: 'Set a domain' });

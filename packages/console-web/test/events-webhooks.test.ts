@@ -9,11 +9,11 @@ import type { SignedUp } from '../../server/test/support/flows.js';
 import { createApi, createCustomer, type ApiFixture } from '../../server/test/support/money.js';
 import { startReceiver, type Receiver } from '../../server/test/support/webhooks.js';
 import { addMember } from '../../server/test/support/workspaces.js';
-import { apiRequestsOnOpen, newConsolePage, shotAndCheck, skipWithoutChromium, startConsole, type ConsoleFixture } from './support/console-browser.js';
+import { newConsolePage, shotAndCheck, skipWithoutChromium, startConsole, type ConsoleFixture } from './support/console-browser.js';
 import { fileOwner, shareSession } from './support/metered-api.js';
 import { fieldError } from './support/page-fields.js';
-import { localInput } from '../src/routes/events/replay-form.js';
-import { eventually } from './support/workspace-pages.js';
+import { localInput } from '../src/routes/events/local-time.js';
+import { assertRequestsOnOpen, eventually } from './support/workspace-pages.js';
 
 let f: ConsoleFixture;
 let owner: SignedUp;
@@ -37,8 +37,7 @@ test('webhooks: add (secret once), failed deliveries with the answer and next at
   await shareSession(f, cp, owner.client);
   const api = (await createApi(f.t, { name: 'Hooked API', preset: 'payg' }, owner)) as ApiFixture;
   const path = `/apis/${api.apiId}/webhooks`;
-  const requests = await apiRequestsOnOpen(page, path);
-  console.log(`requests on open, ${path}: ${requests.length}: ${requests.join(', ')}`);
+  const requests = await assertRequestsOnOpen(page, path, path.split('/').at(-1)!);
   assert.deepEqual([...requests].sort(), [`GET /api/apis/${api.apiId}`, `GET /api/apis/${api.apiId}/webhooks`, 'GET /api/me']);
   await page.getByRole('heading', { level: 1, name: 'Webhooks of Hooked API' }).waitFor();
   await page.getByRole('heading', { name: 'No endpoints yet' }).waitFor();

@@ -8,8 +8,9 @@ import { after, before, test } from 'node:test';
 import type { SignedUp } from '../../server/test/support/flows.js';
 import { createApi, createCustomer, type ApiFixture } from '../../server/test/support/money.js';
 import { addMember } from '../../server/test/support/workspaces.js';
-import { apiRequestsOnOpen, newConsolePage, shotAndCheck, skipWithoutChromium, startConsole, type ConsoleFixture } from './support/console-browser.js';
+import { newConsolePage, shotAndCheck, skipWithoutChromium, startConsole, type ConsoleFixture } from './support/console-browser.js';
 import { fileOwner, shareSession } from './support/metered-api.js';
+import { assertRequestsOnOpen } from './support/workspace-pages.js';
 import { fieldError } from './support/page-fields.js';
 
 let f: ConsoleFixture;
@@ -45,8 +46,7 @@ test('plans: create with errors by field, private link copied, on sale, reorder,
   assert.equal((await owner.client.post(`/apis/${api.apiId}/payments/connect`)).status, 200);
   const plans = async () => ((await owner.client.get(`/apis/${api.apiId}/plans`)).body.plans as Plan[]).sort((a, b) => a.sort - b.sort);
   const path = `/apis/${api.apiId}/plans`;
-  const requests = await apiRequestsOnOpen(page, path);
-  console.log(`requests on open, ${path}: ${requests.length}: ${requests.join(', ')}`);
+  const requests = await assertRequestsOnOpen(page, path, path.split('/').at(-1)!);
   assert.deepEqual([...requests].sort(), [`GET /api/apis/${api.apiId}`, `GET /api/apis/${api.apiId}/plans`, 'GET /api/me']);
   await page.getByRole('heading', { name: 'No plans yet' }).waitFor();
   await shotAndCheck(f, page, '1-no-plans');

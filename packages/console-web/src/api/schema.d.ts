@@ -722,6 +722,8 @@ export interface paths {
                             notes: string;
                             plan_source: "" | "manual" | "provider";
                             provider_customer_id?: string;
+                            /** @description true while a subscription is canceled at the end of its period and can still be resumed */
+                            subscription_cancel_at_period_end?: boolean;
                             /** Format: date-time */
                             subscription_period_end?: string;
                             subscription_status?: string;
@@ -889,6 +891,8 @@ export interface paths {
                             notes: string;
                             plan_source: "" | "manual" | "provider";
                             provider_customer_id?: string;
+                            /** @description true while a subscription is canceled at the end of its period and can still be resumed */
+                            subscription_cancel_at_period_end?: boolean;
                             /** Format: date-time */
                             subscription_period_end?: string;
                             subscription_status?: string;
@@ -1030,6 +1034,8 @@ export interface paths {
                             notes: string;
                             plan_source: "" | "manual" | "provider";
                             provider_customer_id?: string;
+                            /** @description true while a subscription is canceled at the end of its period and can still be resumed */
+                            subscription_cancel_at_period_end?: boolean;
                             /** Format: date-time */
                             subscription_period_end?: string;
                             subscription_status?: string;
@@ -1193,6 +1199,8 @@ export interface paths {
                             notes: string;
                             plan_source: "" | "manual" | "provider";
                             provider_customer_id?: string;
+                            /** @description true while a subscription is canceled at the end of its period and can still be resumed */
+                            subscription_cancel_at_period_end?: boolean;
                             /** Format: date-time */
                             subscription_period_end?: string;
                             subscription_status?: string;
@@ -1656,6 +1664,8 @@ export interface paths {
                             notes: string;
                             plan_source: "" | "manual" | "provider";
                             provider_customer_id?: string;
+                            /** @description true while a subscription is canceled at the end of its period and can still be resumed */
+                            subscription_cancel_at_period_end?: boolean;
                             /** Format: date-time */
                             subscription_period_end?: string;
                             subscription_status?: string;
@@ -1931,6 +1941,8 @@ export interface paths {
                             notes: string;
                             plan_source: "" | "manual" | "provider";
                             provider_customer_id?: string;
+                            /** @description true while a subscription is canceled at the end of its period and can still be resumed */
+                            subscription_cancel_at_period_end?: boolean;
                             /** Format: date-time */
                             subscription_period_end?: string;
                             subscription_status?: string;
@@ -2100,6 +2112,8 @@ export interface paths {
                             notes: string;
                             plan_source: "" | "manual" | "provider";
                             provider_customer_id?: string;
+                            /** @description true while a subscription is canceled at the end of its period and can still be resumed */
+                            subscription_cancel_at_period_end?: boolean;
                             /** Format: date-time */
                             subscription_period_end?: string;
                             subscription_status?: string;
@@ -2278,6 +2292,8 @@ export interface paths {
                             notes: string;
                             plan_source: "" | "manual" | "provider";
                             provider_customer_id?: string;
+                            /** @description true while a subscription is canceled at the end of its period and can still be resumed */
+                            subscription_cancel_at_period_end?: boolean;
                             /** Format: date-time */
                             subscription_period_end?: string;
                             subscription_status?: string;

@@ -101,6 +101,8 @@ export function Frame() {
                 <li><NavLink to={`/apis/${apiId}/customers`}>Customers</NavLink></li>
                 <li><NavLink to={`/apis/${apiId}/ledger`}>Ledger</NavLink></li>
                 <li><NavLink to={`/apis/${apiId}/plans`}>Plans</NavLink></li>
+                <li><NavLink to={`/apis/${apiId}/payments`}>Payments</NavLink></li>
+                <li><NavLink to={`/apis/${apiId}/plan`}>Platform plan</NavLink></li>
                 <li><NavLink to={`/apis/${apiId}/settings`}>Settings</NavLink></li>
                 <li><NavLink to={`/apis/${apiId}/webhooks`}>Webhooks</NavLink></li>
                 <li><NavLink to={`/apis/${apiId}/domain`}>Custom domain</NavLink></li>

@@ -62,6 +62,7 @@ export const CustomerDetail = Type.Intersect([
     provider_customer_id: Type.Optional(Type.String()),
     subscription_period_end: Type.Optional(Timestamp),
     subscription_status: Type.Optional(Type.String()),
+    subscription_cancel_at_period_end: Type.Optional(Type.Boolean({ description: 'true while a subscription is canceled at the end of its period and can still be resumed' })),
   }),
 ]);
 // Names are stored trimmed, so a name must hold a non-space character: without the pattern "   "

@@ -148,6 +148,7 @@ export class CustomerService {
       ...(customer.provider_customer_id ? { provider_customer_id: customer.provider_customer_id } : {}),
       ...(customer.subscription_period_end ? { subscription_period_end: customer.subscription_period_end.toISOString() } : {}),
       ...(customer.subscription_status ? { subscription_status: customer.subscription_status } : {}),
+      ...(customer.subscription_status ? { subscription_cancel_at_period_end: customer.subscription_cancel_at_period_end } : {}),
     };
   }
 

@@ -123,6 +123,33 @@ test('plans become prices on the owner account; a new amount makes a new price; 
   assert.equal(new Set(stripe.log.filter((r) => r.path === '/v1/products').map((r) => r.idempotencyKey)).size, 1);
 });
 
+test("the console's \"Try again\": a PATCH that changes nothing asks Stripe again for a refused plan only", async () => {
+  const plan = await api.owner.client.post(`/apis/${api.apiId}/plans`, { name: 'Retried', price_monthly_cents: 4400 });
+  assert.equal(plan.status, 200, plan.text);
+  const read = async () => (await api.owner.client.get(`/apis/${api.apiId}/plans`)).body.plans.find((p: { id: string }) => p.id === plan.body.id);
+  const pricesAsked = () => stripe.log.filter((r) => r.path === '/v1/prices' && r.form.unit_amount === '4400').length;
+  const settled = async (check: (p: any) => boolean) => {
+    for (let i = 0; i < 200 && !check(await read()); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+    return read();
+  };
+  stripe.failPricesOf = 4400;
+  await t.services.payments.syncPlans(api.apiId);
+  assert.match((await read()).provider_sync_error, /refused by the stand-in/);
+  const refusedOnce = pricesAsked();
+  stripe.failPricesOf = null;
+  const answer = await api.owner.client.patch(`/apis/${api.apiId}/plans/${plan.body.id}`, {});
+  assert.equal(answer.status, 200, answer.text);
+  const retried = await settled((p) => p.provider_sync_error === undefined);
+  assert.equal(retried.provider_sync_error, undefined);
+  assert.match(retried.provider_price_id, /^price_standin/);
+  assert.equal(pricesAsked(), refusedOnce + 1);
+  // On sale now: the same empty PATCH asks nothing.
+  const asked = stripe.log.length;
+  assert.equal((await api.owner.client.patch(`/apis/${api.apiId}/plans/${plan.body.id}`, {})).status, 200);
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.equal(stripe.log.length, asked);
+});
+
 test('a top-up: hosted checkout on the owner account, credited once by 20 identical events at once', async () => {
   const customer = await createCustomer(t, api);
   stripe.log.length = 0;

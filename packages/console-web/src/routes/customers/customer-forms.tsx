@@ -5,6 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { useNavigate } from 'react-router';
 import { api, call } from '../../api/client.js';
 import { Field, FormError, fieldErrors } from '../../components/field.js';
+import { key } from '../../app/query-keys.js';
 import { customersKey } from './customer-keys.js';
 
 export function CreateCustomerForm({ apiId }: { apiId: string }) {
@@ -39,10 +40,14 @@ export function CreateCustomerForm({ apiId }: { apiId: string }) {
 }
 
 export function InviteCustomerForm({ apiId }: { apiId: string }) {
+  const queryClient = useQueryClient();
   const [email, setEmail] = useState('');
   const invite = useMutation({
     mutationFn: (address: string) => call(api.POST('/api/apis/{api}/customers/invite', { params: { path: { api: apiId } }, body: { email: address } })).then(() => address),
-    onSuccess: () => setEmail(''),
+    onSuccess: () => {
+      setEmail('');
+      void queryClient.invalidateQueries({ queryKey: key('/api/apis/{api}/customers/invites', apiId) });
+    },
   });
   const errors = fieldErrors(invite.error);
   const submit = (event: FormEvent) => {

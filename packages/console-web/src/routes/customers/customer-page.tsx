@@ -18,6 +18,7 @@ import { KeysCard } from './keys-card.js';
 import { CustomLimitsForm, EffectiveLimits } from './limits-card.js';
 import { MembersCard } from './members-card.js';
 import { NotesCard } from './notes-card.js';
+import { PaymentsCard } from './payments-card.js';
 import { PlanCard } from './plan-card.js';
 import { StatusActions } from './status-actions.js';
 
@@ -75,6 +76,7 @@ function Customer({ apiId, apiRecord, customer }: { apiId: string; apiRecord: Ap
         </section>
       </div>
       <PlanCard apiId={apiId} customer={customer} editable={editable} />
+      <PaymentsCard apiId={apiId} customerId={customer.id} />
       <KeysCard apiId={apiId} customer={customer} editable={editable} />
       <MembersCard customer={customer} />
       <NotesCard apiId={apiId} customer={customer} editable={editable} />

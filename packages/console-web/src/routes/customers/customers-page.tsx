@@ -10,6 +10,7 @@ import { Pager, useCursorStack } from '../../components/pager.js';
 import { Empty, QueryState } from '../../components/states.js';
 import { CustomerFiltersBar, filtersOf } from './customer-filters.js';
 import { CreateCustomerForm, InviteCustomerForm } from './customer-forms.js';
+import { CustomerInvites } from './customer-invites.js';
 import { customersPageKey } from './customer-keys.js';
 import { CustomersTable } from './customers-table.js';
 
@@ -65,6 +66,7 @@ export function CustomersPage() {
           <InviteCustomerForm apiId={apiId} />
         </div>
       ) : null}
+      {canEdit(role) ? <CustomerInvites apiId={apiId} /> : null}
     </>
   );
 }

@@ -9,7 +9,9 @@ import { key } from '../../app/query-keys.js';
 import { FormError, SelectField, fieldErrors } from '../../components/field.js';
 import { Loading } from '../../components/states.js';
 import { formatCents } from '../../format/money.js';
-import { formatDay } from '../../format/time.js';
+import { formatDay, formatTime } from '../../format/time.js';
+import { StatusBadge } from '../../components/badge.js';
+import { SubscriptionActions } from './subscription-actions.js';
 import { useCustomerChange } from './use-customer-change.js';
 
 function PlanChooser({ apiId, customer, onDone }: { apiId: string; customer: CustomerDetail; onDone: () => void }) {
@@ -51,6 +53,8 @@ function PlanChooser({ apiId, customer, onDone }: { apiId: string; customer: Cus
 
 export function PlanCard({ apiId, customer, editable }: { apiId: string; customer: CustomerDetail; editable: boolean }) {
   const [open, setOpen] = useState(false);
+  // A live provider subscription is changed through the provider (a PATCH of plan_id is 409).
+  const subscribed = customer.plan_source === 'provider' && ['active', 'trialing', 'past_due'].includes(customer.subscription_status ?? '');
   const how = customer.plan_source === 'manual' ? 'assigned by hand' : customer.plan_source === 'provider' ? `a subscription through payments${customer.subscription_status ? ` (${customer.subscription_status.replace(/_/g, ' ')})` : ''}` : '';
   return (
     <section className="card" aria-labelledby="plan-title">
@@ -63,12 +67,19 @@ export function PlanCard({ apiId, customer, editable }: { apiId: string; custome
       ) : (
         <p data-testid="plan">No plan: the customer pays as it goes, at its effective price.</p>
       )}
-      {editable && !open ? (
+      {customer.plan_source === 'provider' && customer.subscription_status ? (
+        <p className="small" data-testid="subscription">
+          Subscription <StatusBadge status={customer.subscription_status} />
+          {customer.subscription_period_end ? ` · current period ends ${formatTime(customer.subscription_period_end)}` : ''}
+        </p>
+      ) : null}
+      {editable && subscribed ? <SubscriptionActions apiId={apiId} customer={customer} /> : null}
+      {editable && !subscribed && !open ? (
         <button type="button" className="secondary" onClick={() => setOpen(true)}>
           Change plan
         </button>
       ) : null}
-      {editable && open ? <PlanChooser apiId={apiId} customer={customer} onDone={() => setOpen(false)} /> : null}
+      {editable && !subscribed && open ? <PlanChooser apiId={apiId} customer={customer} onDone={() => setOpen(false)} /> : null}
     </section>
   );
 }

@@ -5,13 +5,8 @@ import { useState, type FormEvent } from 'react';
 import { api, call } from '../../api/client.js';
 import { Field, FormError, fieldErrors } from '../../components/field.js';
 import { formatCount } from '../../format/money.js';
+import { localInput } from './local-time.js';
 import { deliveriesKey } from './types.js';
-
-/** `YYYY-MM-DDTHH:MM` of a moment in the browser's time zone, what datetime-local shows. */
-export function localInput(at: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T${pad(at.getHours())}:${pad(at.getMinutes())}`;
-}
 
 export function ReplayForm({ apiId, endpointId }: { apiId: string; endpointId: string }) {
   const queryClient = useQueryClient();
