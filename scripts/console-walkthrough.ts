@@ -1,3 +1,7 @@
+// npm start with: UNSAFE_OUTBOUND_PRIVATE=true DNS_SERVERS=127.0.0.1:5399
+// (UNSAFE_OUTBOUND_PRIVATE lets the server deliver webhooks to this script's receiver on 127.0.0.1;
+// DNS_SERVERS points the custom domain's check at this script's DNS server; DNS_PORT moves it.)
+//
 // A new owner's first hour in the console, in Chromium, against a running `npm start`
 // (GATEHOUSE=http://localhost:8080 by default): sign up with the mailed code, create an API, take
 // the SDK secret from its Connect page, run the SDK README's node:http example with it in this
@@ -5,9 +9,13 @@
 // customer with a key and credit it, call the example with that key, then check that the dashboard,
 // the customer's page and the ledger page show what the console API answers. Exits 1 on any
 // mismatch. Nothing is done through curl or the API docs: the console API is only read, to compare.
+// Then the rest of the console (console-walkthrough-more.ts): the sign-in service set up on its
+// pages and used by openid-client, a webhook endpoint receiving a signed customer.created, and a
+// custom domain taken to active with records this script serves.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
+import { customDomain, signInService, webhooks, type Walk } from './console-walkthrough-more.js';
 import { expect, failures, finish, G, launchChromium, listen, mailedCode, micro, serveHello, sleep, step, tag } from './walkthrough-kit.js';
 
 const shots = process.env.SHOTS ?? join('packages', 'console-web', 'test-output', 'console-walkthrough');
@@ -145,6 +153,12 @@ try {
   expect('the balance is the sum of its ledger entries', sum, customer.balance_micro);
   step(`ledger page: ${ledger.entries.map((e: { kind: string; amount_micro: number }) => `${e.kind} ${e.amount_micro}`).join(', ')} = ${sum} micro units`);
   await shot(page, '6-ledger');
+
+  // 8–10. The sign-in service, events and a custom domain, all on the console's pages.
+  const walk: Walk = { page, context, apiId, portalUrl: api.portal_url, read: (path) => read(context, path), shot: (name) => shot(page, name) };
+  await signInService(walk);
+  await webhooks(walk);
+  await customDomain(walk, Number(process.env.DNS_PORT ?? 5399));
 
   expect('Content-Security-Policy refusals and page errors', problems.join(' | '), '');
   await meter.close();
