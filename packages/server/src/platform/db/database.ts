@@ -5,6 +5,7 @@ import type { MailTables } from '../mail/tables.js';
 import { parseInt8 } from '../money.js';
 import { PGliteDialect } from './pglite-dialect.js';
 import { LocalChanges } from './local-changes.js';
+import { prepareNamedStatements } from './named-statements.js';
 
 /**
  * Every table of the service. The platform declares its own here; each capability adds its tables
@@ -55,6 +56,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       max: options.poolSize ?? 10,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
+    prepareNamedStatements(pool);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: [new LocalChanges()] });
     // Named after the schema, so an operator (or a test) can find a deployment's listeners.
     const listenConfig = {

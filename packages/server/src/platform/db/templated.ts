@@ -1,5 +1,6 @@
 import { createQueryId, type Compilable, type CompiledQuery } from 'kysely';
 import type { Db, Trx } from './database.js';
+import { nameStatement } from './named-statements.js';
 
 /** Stands for the i-th argument while a template is compiled; never sent. */
 class Slot {
@@ -21,7 +22,9 @@ const templates = new Map<string, Template>();
  * token endpoint's CPU (issue 28) for a statement whose text never changes. `build` receives the
  * arguments as stand-ins (use each where its value goes, as a value, never to decide the query's
  * form: that is what `shape` names); the compiled parameters are then the real arguments in the
- * stand-ins' places. The statement sent is exactly what building it with the real values sends.
+ * stand-ins' places. The statement sent is exactly what building it with the real values sends;
+ * on PostgreSQL it is also a named statement, prepared once per connection (named-statements.ts),
+ * so a templated query must name the columns it reads and returns.
  */
 export async function runTemplated<R>(db: Db | Trx, shape: string, args: readonly unknown[], build: (arg: (index: number) => never) => Compilable<R>): Promise<R[]> {
   let template = templates.get(shape);
@@ -32,6 +35,7 @@ export async function runTemplated<R>(db: Db | Trx, shape: string, args: readonl
     if (new Set(parameters.filter((p) => typeof p === 'number')).size !== args.length) throw new Error(`templated query ${shape}: an argument is not a parameter`);
     template = { sql: compiled.sql, query: compiled.query, parameters };
     templates.set(shape, template);
+    nameStatement(compiled.sql);
   }
   const parameters = template.parameters.map((p) => (typeof p === 'number' ? args[p] : p.value));
   const result = await db.executeQuery<R>({ sql: template.sql, query: template.query, parameters, queryId: createQueryId() } as CompiledQuery<R>);
