@@ -37,7 +37,7 @@ export async function signUp(t: TestApp, options: { email?: string; name?: strin
   const { db, accounts, workspaces, clock } = t.services;
   const email = options.email ?? uniqueEmail();
   const name = (options.name ?? 'Ada Owner').trim();
-  const passwordHash = await hashOf(options.password ?? PASSWORD);
+  const passwordHash = await passwordHashOf(options.password ?? PASSWORD);
   // As the sign-up route sees the test client: loopback, Node's fetch.
   const client = { ip: '127.0.0.1', userAgent: 'node' };
   const { userId, workspaceId, token } = await db.transaction().execute(async (trx) => {
@@ -59,7 +59,7 @@ export async function signUp(t: TestApp, options: { email?: string; name?: strin
 // argon2id salts each hash, so one hash of a password verifies for every account that uses it:
 // hashed once per test process instead of once per account (about 36 ms of CPU each).
 const hashes = new Map<string, Promise<string>>();
-function hashOf(password: string): Promise<string> {
+export function passwordHashOf(password: string): Promise<string> {
   let hash = hashes.get(password);
   if (!hash) hashes.set(password, (hash = hashPassword(password)));
   return hash;
