@@ -33,7 +33,6 @@ export interface SignedUp {
  * not a sign-up; the tests of sign-up and login themselves use `signUpOverHttp`.
  */
 export async function signUp(t: TestApp, options: { email?: string; name?: string; password?: string } = {}): Promise<SignedUp> {
-  if (process.env.GH_MEASURE_OLD === '1') return signUpOverHttp(t, options); // TEMPORARY: paired measurement
   const { db, accounts, workspaces, clock } = t.services;
   const email = options.email ?? uniqueEmail();
   const name = (options.name ?? 'Ada Owner').trim();

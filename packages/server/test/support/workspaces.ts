@@ -57,7 +57,6 @@ export const MEMBER_PASSWORD = 'member password 1';
  * with a workspace key goes over HTTP.
  */
 export async function addMember(t: TestApp, inviter: TestClient, workspaceId: string, role: InvitableRole, label: string = role): Promise<Member> {
-  if (process.env.GH_MEASURE_OLD === '1') return addMemberOverHttp(t, inviter, workspaceId, role, label); // TEMPORARY: paired measurement
   const inviterToken = inviter.cookies.get(SESSION_COOKIE);
   const invitedBy = inviterToken && !inviter.bearer ? await t.services.accounts.sessionUser(inviterToken) : null;
   if (!invitedBy) return addMemberOverHttp(t, inviter, workspaceId, role, label);
