@@ -33,6 +33,8 @@ export interface SignedUp {
  * not a sign-up; the tests of sign-up and login themselves use `signUpOverHttp`.
  */
 export async function signUp(t: TestApp, options: { email?: string; name?: string; password?: string } = {}): Promise<SignedUp> {
+  // A node in another process (test/two-nodes) has no services here: its owners sign up over HTTP.
+  if (!t.services) return signUpOverHttp(t, options);
   const { db, accounts, workspaces, clock } = t.services;
   const email = options.email ?? uniqueEmail();
   const name = (options.name ?? 'Ada Owner').trim();

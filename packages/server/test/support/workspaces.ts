@@ -57,6 +57,8 @@ export const MEMBER_PASSWORD = 'member password 1';
  * with a workspace key goes over HTTP.
  */
 export async function addMember(t: TestApp, inviter: TestClient, workspaceId: string, role: InvitableRole, label: string = role): Promise<Member> {
+  // A node in another process (test/two-nodes) has no services here: it goes over HTTP.
+  if (!t.services) return addMemberOverHttp(t, inviter, workspaceId, role, label);
   const inviterToken = inviter.cookies.get(SESSION_COOKIE);
   const invitedBy = inviterToken && !inviter.bearer ? await t.services.accounts.sessionUser(inviterToken) : null;
   if (!invitedBy) return addMemberOverHttp(t, inviter, workspaceId, role, label);
