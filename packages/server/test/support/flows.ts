@@ -29,8 +29,8 @@ export interface SignedUp {
  * An owner with a workspace and a signed-in client, written straight to the database: what a
  * sign-up leaves (the account, its workspace with the owner and its `workspace.create` event, a
  * session whose cookie the client holds) without the flow that makes it. The flow costs about
- * 167 ms of CPU (three requests, a mail over SMTP, a password hash) and most tests need an owner,
- * not a sign-up; the tests of sign-up and login themselves use `signUpOverHttp`.
+ * 100 ms of CPU (three requests, a mail over SMTP, a password hash), this about 11, and most tests
+ * need an owner, not a sign-up; the tests of sign-up and login themselves use `signUpOverHttp`.
  */
 export async function signUp(t: TestApp, options: { email?: string; name?: string; password?: string } = {}): Promise<SignedUp> {
   // A node in another process (test/two-nodes) has no services here: its owners sign up over HTTP.
