@@ -9,6 +9,7 @@
 // GH_TEST_CONCURRENCY  files at a time (default 3)
 // GH_TEST_TSX=1        loads the TypeScript sources through tsx instead of compiling them once
 // GH_TEST_FILE_TIMEOUT_S  a file still running after this many seconds is killed (default 300)
+// GH_TEST_NODE_ARGS    extra node arguments for the test processes (`--cpu-prof --cpu-prof-dir=…`)
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -88,6 +89,9 @@ async function compile() {
 /** How node loads a TypeScript file of the repository: compiled, or through tsx. */
 const loadable = (file) => (compiled ? join(compiled.dir, file.replace(/\.ts$/, '.js')) : file);
 const nodeArgs = [...(viaTsx ? ['--import', 'tsx'] : []), '--enable-source-maps'];
+// Extra arguments for the test processes only, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to see
+// where a file's CPU goes (node refuses --cpu-prof in NODE_OPTIONS).
+const testNodeArgs = [...nodeArgs, ...(process.env.GH_TEST_NODE_ARGS ?? '').split(' ').filter(Boolean)];
 
 /** Runs a support script of the tests to its end; its output is kept until then. */
 function supportScript(what, file, ...scriptArgs) {
@@ -167,7 +171,7 @@ for (const db of databases) {
   const started = performance.now();
   const results = await runFiles({
     files: runList.map((file) => ({ file, run: loadable(file) })),
-    nodeArgs,
+    nodeArgs: testNodeArgs,
     concurrency,
     timeoutMs: fileTimeoutS * 1000,
     env: { ...process.env, GH_TEST_DB: db, GH_PGLITE_TEMPLATE: template, ...(pgTemplate ? { GH_PG_TEMPLATE: pgTemplate } : {}) },

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { enableTwoFactor, PASSWORD, signUp, totpNow, uniqueEmail } from '../../server/test/support/flows.js';
-import { addMember, MEMBER_PASSWORD, sendInvite } from '../../server/test/support/workspaces.js';
+import { addMemberOverHttp, MEMBER_PASSWORD, sendInvite } from '../../server/test/support/workspaces.js';
 import { newConsolePage, shotAndCheck, signInContext, skipWithoutChromium, startConsole, type ConsoleFixture } from './support/console-browser.js';
 import { fieldError, meOf } from './support/page-fields.js';
 
@@ -101,7 +101,7 @@ test('an invitation to an existing account: sign in (with two-factor) from the p
 test('an invitation opened while signed in as another account is refused: the page says so and signs out; the API answers 409', { skip: skipWithoutChromium }, async () => {
   const owner = await signUp(f.t, { name: 'Rhea Owner' });
   const ws = (await owner.client.post('/workspaces', { name: 'Cirrus' })).body.id as string;
-  const invitee = await addMember(f.t, owner.client, owner.workspaceId, 'viewer', 'pat');
+  const invitee = await addMemberOverHttp(f.t, owner.client, owner.workspaceId, 'viewer', 'pat');
   const { token, mail } = await sendInvite(f.t, owner.client, ws, invitee.email, 'editor');
 
   const cp = await newConsolePage(f);
@@ -126,7 +126,7 @@ test('an invitation opened while signed in as another account is refused: the pa
 test('a session that changed in another tab: joining answers 409, shown with a way to sign in as the invited address', { skip: skipWithoutChromium }, async () => {
   const owner = await signUp(f.t, { name: 'Nora Owner' });
   const ws = (await owner.client.post('/workspaces', { name: 'Stratus' })).body.id as string;
-  const invitee = await addMember(f.t, owner.client, owner.workspaceId, 'viewer', 'lee');
+  const invitee = await addMemberOverHttp(f.t, owner.client, owner.workspaceId, 'viewer', 'lee');
   const { token, mail } = await sendInvite(f.t, owner.client, ws, invitee.email, 'viewer');
 
   const cp = await newConsolePage(f);

@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import { MINUTE, DAY } from '../../src/platform/clock.js';
 import { PASSWORD, signUp, uniqueEmail, type SignedUp } from '../support/flows.js';
 import { startTestApp, type TestApp } from '../support/harness.js';
-import { addMember, createKey, emailOfLength, errorLocations, sendInvite, type Member } from '../support/workspaces.js';
+import { addMemberOverHttp, createKey, emailOfLength, errorLocations, sendInvite, type Member } from '../support/workspaces.js';
 
 let t: TestApp;
 let owner: SignedUp;
@@ -17,9 +17,9 @@ before(async () => {
   t = await startTestApp();
   owner = await signUp(t, { name: 'Ingrid Owner', email: uniqueEmail('ingrid') });
   ws = (await owner.client.post('/workspaces', { name: 'Invite Lab' })).body.id;
-  admin = await addMember(t, owner.client, ws, 'admin');
-  editor = await addMember(t, owner.client, ws, 'editor');
-  viewer = await addMember(t, owner.client, ws, 'viewer');
+  admin = await addMemberOverHttp(t, owner.client, ws, 'admin');
+  editor = await addMemberOverHttp(t, owner.client, ws, 'editor');
+  viewer = await addMemberOverHttp(t, owner.client, ws, 'viewer');
 });
 after(() => t.close());
 
@@ -192,7 +192,7 @@ test('a password of 72 characters is the longest a new address may set', async (
 test('an address with an account must be signed in as it: 409 otherwise, 200 when signed in', async () => {
   // An account made by joining another workspace.
   const elsewhere = (await owner.client.post('/workspaces', { name: 'Elsewhere' })).body.id;
-  const person = await addMember(t, owner.client, elsewhere, 'viewer', 'existing');
+  const person = await addMemberOverHttp(t, owner.client, elsewhere, 'viewer', 'existing');
   const { token } = await sendInvite(t, owner.client, ws, person.email, 'admin');
 
   const anonymous = await t.client().post(`/invites/${token}/accept`, { name: 'Impostor', password: PASSWORD });
@@ -283,7 +283,7 @@ test('inviting a current member is 409, whatever the case of the address; a form
     const refused = await admin.client.post(`/workspaces/${ws}/invites`, { email, role: 'viewer' });
     assert.equal(refused.status, 409, email);
   }
-  const leaver = await addMember(t, owner.client, ws, 'viewer', 'leaver');
+  const leaver = await addMemberOverHttp(t, owner.client, ws, 'viewer', 'leaver');
   assert.equal((await leaver.client.delete(`/workspaces/${ws}/members/${leaver.userId}`)).status, 204);
   const back = await sendInvite(t, admin.client, ws, leaver.email, 'editor');
   assert.equal((await leaver.client.post(`/invites/${back.token}/accept`, {})).status, 200);
