@@ -154,6 +154,12 @@ export interface UsageResult {
 
 export interface UsageAnswer {
   results: UsageResult[];
+  /**
+   * The balance of every customer an accepted or duplicate item of the report names, read after
+   * the report was applied (issue 27): that balance_seq covers every such item of the customer.
+   * Absent from servers older than it; SDKs that do not know it ignore it.
+   */
+  balances?: WireBalance[];
 }
 
 /** Largest count a single usage item may carry (wire protocol section 4). */

@@ -60,6 +60,7 @@ import { statsRoutes } from './stats/routes.js';
 import { StatsService } from './stats/service.js';
 import { sdkSyncRoutes } from './sdk-sync/routes.js';
 import { ChangeService } from './sdk-sync/changes.js';
+import { ChangeWaiters } from './sdk-sync/waiters.js';
 import { SDK_WIRE_SCHEMAS } from './sdk-sync/wire-schemas.js';
 import { SnapshotService } from './sdk-sync/snapshot.js';
 import { UsageService } from './sdk-sync/usage.js';
@@ -198,11 +199,13 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   devProvider?.deliverTo((raw, signature) => payments.receiveWebhook('dev', raw, signature));
   const customerSubscriptions = new CustomerSubscriptions(db, audit, apis, customers, payments, receipts);
   const stats: StatsService = new StatsService(db, clock, apis, customers, ledger, (apiId) => payments.ready(apiId));
-  const snapshots = new SnapshotService(db, clock, apis);
+  const snapshots = new SnapshotService(db, clock, apis, deps.database.kind === 'postgres');
   // What changed for SDKs after a cursor (issue 27): recorded by triggers, read here.
   const sdkChanges = new ChangeService(db, clock, snapshots);
   // Per-node caches and the notifications that keep them true; buildApp starts listening.
   const changes = new ChangeFeed();
+  // Long polls of SDKs following changes, woken through the feed (issue 27).
+  const sdkWaiters = new ChangeWaiters(changes);
   const issuerReads = new CachedReads(db, changes);
   const signingKeys = new SigningKeys(db, clock, box, changes);
   const registry = new RegistryService(db, clock, audit, apis, signingKeys);
@@ -247,7 +250,7 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
     config, clock, db, database: deps.database, devOutbox, metrics, box, rateLimits, outbox, audit, accounts, workspaces, auth,
     platformPlans, apis, domains, ledger, customers, customerInvitations, customerMembers, customerPortalView, plans, stats, snapshots, sdkChanges, usage, scheduler, signingKeys, registry, people,
     personSessions, personAccounts, tokens, authorization, tokenBuckets, logos, payments, customerSubscriptions, devProvider, metadataDocuments, clients, registration, endUserKeys, keyIntrospector,
-    changes, issuerReads, webhooks, webhookDelivery, lifecycle,
+    changes, sdkWaiters, issuerReads, webhooks, webhookDelivery, lifecycle,
   };
 }
 
@@ -319,6 +322,8 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
+    // SDKs holding a long poll get their (empty) answer now instead of at the end of their wait.
+    services.sdkWaiters.close();
   });
   app.addHook('onSend', async (_request, reply) => {
     if (closing) reply.header('connection', 'close');
@@ -369,7 +374,7 @@ export async function buildApp(deps: AppDeps): Promise<{ app: FastifyInstance; s
     }, { prefix: '/api' });
     await consoleApp.register(async (sdk) => {
       await sdk.register(compress, { global: true, threshold: 1024, encodings: ['gzip', 'deflate'] });
-      await sdk.register(sdkSyncRoutes({ apis: services.apis, snapshots: services.snapshots, changes: services.sdkChanges, usage: services.usage }));
+      await sdk.register(sdkSyncRoutes({ apis: services.apis, snapshots: services.snapshots, changes: services.sdkChanges, waiters: services.sdkWaiters, usage: services.usage }));
     });
     await consoleApp.register(webhookRoutes(services.payments));
     if (services.devProvider) await consoleApp.register(devCheckoutPages(services.devProvider, { origin: config.baseUrl, secureCookies }));

@@ -131,14 +131,15 @@ export interface UsagePosting {
  * locked, so running them together changes no lock order. The caller has checked that every entry
  * and balance stays within ±MONEY_BOUND (sdk-sync/usage-bounds.ts).
  */
-export async function postUsage(trx: Trx, apiId: string, postings: UsagePosting[], newIds: string[], at: Date): Promise<BalanceMove[]> {
-  if (!postings.length) return [];
+export async function postUsage(trx: Trx, apiId: string, postings: UsagePosting[], newIds: string[], at: Date): Promise<{ moves: BalanceMove[]; balances: PostedBalance[] }> {
+  if (!postings.length) return { moves: [], balances: [] };
   const byCustomer = new Map<string, bigint>();
   for (const p of postings) byCustomer.set(p.customerId, (byCustomer.get(p.customerId) ?? 0n) + p.chargeMicro);
   // Arrays through unnest: one short statement however many customers a report names. It answers
-  // only the balances whose state (ok, low, depleted: balance-events.ts) the charge changed, for
-  // their events; most reports change none, and then it answers nothing.
-  const crossed = await sql<{ id: string; balance_micro: number; balance_seq: number; before: string; line: number }>`with entries as (
+  // every balance it moved (the acknowledgement carries them, issue 27), and whether the charge
+  // changed its state (ok, low, depleted: balance-events.ts), for their events; most reports
+  // change none.
+  const posted = await sql<{ id: string; balance_micro: number; balance_seq: number; before: string; line: number; crossed: boolean }>`with entries as (
       insert into ledger_entries (id, api_id, customer_id, kind, amount_micro, requests, usage_day, note, actor, created_at, updated_at)
       select r.id, ${apiId}, r.customer_id, 'usage', r.amount, r.requests, r.day, '', 'sdk', ${at}::timestamptz, ${at}::timestamptz
       from unnest(${newIds}::text[], ${postings.map((p) => p.customerId)}::text[], ${postings.map((p) => (-p.chargeMicro).toString())}::bigint[],
@@ -157,9 +158,20 @@ export async function postUsage(trx: Trx, apiId: string, postings: UsagePosting[
       returning c.id, c.balance_micro, c.balance_seq, (c.balance_micro + v.charge)::text as before,
         coalesce(c.low_balance_micro, (select a.low_balance_micro from apis a where a.id = ${apiId})) as line
     )
-    select b.id, b.balance_micro, b.balance_seq, b.before, b.line from balances b
-    where ${balanceStateSql(sql`b.before::numeric`)} <> ${balanceStateSql(sql`b.balance_micro`)}`.execute(trx);
-  return crossed.rows.map((row) => ({ customerId: row.id, beforeMicro: Number(row.before), afterMicro: row.balance_micro, balanceSeq: row.balance_seq, lineMicro: row.line }));
+    select b.id, b.balance_micro, b.balance_seq, b.before, b.line,
+      ${balanceStateSql(sql`b.before::numeric`)} <> ${balanceStateSql(sql`b.balance_micro`)} as crossed
+    from balances b`.execute(trx);
+  return {
+    moves: posted.rows.filter((row) => row.crossed).map((row) => ({ customerId: row.id, beforeMicro: Number(row.before), afterMicro: row.balance_micro, balanceSeq: row.balance_seq, lineMicro: row.line })),
+    balances: posted.rows.map((row) => ({ id: row.id, balanceMicro: Number(row.balance_micro), balanceSeq: Number(row.balance_seq) })),
+  };
+}
+
+/** A balance as a report left it. */
+export interface PostedBalance {
+  id: string;
+  balanceMicro: number;
+  balanceSeq: number;
 }
 
 /** balance-events.ts's balanceState in SQL: 2 depleted, 1 low, 0 ok, against the row's `line`. */

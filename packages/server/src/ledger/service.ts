@@ -168,9 +168,10 @@ export class LedgerService {
   usageEntriesOf = q.usageEntriesOf;
 
   /** Usage postings of a report (sdk-sync/usage.ts), and the balance events of the balances they moved across a line. */
-  async postUsage(trx: Trx, apiId: string, postings: q.UsagePosting[], newIds: string[], at: Date): Promise<void> {
-    const moves = await q.postUsage(trx, apiId, postings, newIds, at);
+  async postUsage(trx: Trx, apiId: string, postings: q.UsagePosting[], newIds: string[], at: Date): Promise<q.PostedBalance[]> {
+    const { moves, balances } = await q.postUsage(trx, apiId, postings, newIds, at);
     await raiseBalanceEvents(trx, apiId, at, moves);
+    return balances;
   }
 
   sumSince(apiId: string, kinds: LedgerKind[], since: Date) {

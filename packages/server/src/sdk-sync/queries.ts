@@ -34,6 +34,39 @@ export function snapshotCustomers(trx: Trx, apiId: string, month: string) {
     .execute();
 }
 
+/**
+ * One batch of the streamed snapshot's customers (snapshot-stream.ts): those after `afterId` in id
+ * order, as snapshotCustomers reads them all.
+ */
+export function snapshotCustomersAfter(trx: Trx, apiId: string, month: string, afterId: string, limit: number) {
+  return trx
+    .selectFrom('customers as c')
+    .leftJoin('usage_policies as u', 'u.id', 'c.usage_policy_id')
+    .leftJoin('customer_usage_months as m', (join) => join.onRef('m.customer_id', '=', 'c.id').on('m.month', '=', month))
+    .select(wireCustomerColumns)
+    .where('c.api_id', '=', apiId)
+    .where('c.archived_at', 'is', null)
+    .where('c.id', '>', afterId)
+    .orderBy('c.id')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * One batch of the streamed snapshot's keys after `afterId` in id order: live keys of customers the
+ * snapshot carries (the join does what the whole build's filter by the customers read does).
+ */
+export function snapshotKeysAfter(trx: Trx, apiId: string, afterId: string | null, limit: number) {
+  let query = trx
+    .selectFrom('customer_keys as k')
+    .innerJoin('customers as c', (join) => join.onRef('c.id', '=', 'k.customer_id').on('c.api_id', '=', apiId).on('c.archived_at', 'is', null))
+    .select(['k.id', 'k.customer_id', 'k.key_hash'])
+    .where('k.api_id', '=', apiId)
+    .where('k.revoked_at', 'is', null);
+  if (afterId !== null) query = query.where('k.id', '>', afterId);
+  return query.orderBy('k.id').limit(limit).execute();
+}
+
 export function snapshotKeys(trx: Trx, apiId: string) {
   return trx
     .selectFrom('customer_keys')
@@ -48,14 +81,17 @@ export function snapshotKeys(trx: Trx, apiId: string) {
  * Memberships of active people, for the full shape's person-to-customer map: per person, their
  * memberships of active customers first, then the oldest (snapshot.ts keeps the first of each).
  */
-export function snapshotMembers(trx: Trx, apiId: string) {
-  return trx
+export function snapshotMembers(trx: Trx, apiId: string, liveCustomersOnly = false) {
+  let query = trx
     .selectFrom('customer_members as cm')
     .innerJoin('customers as c', 'c.id', 'cm.customer_id')
     .innerJoin('people as p', 'p.id', 'cm.person_id')
     .select(['cm.person_id', 'cm.customer_id'])
     .where('cm.api_id', '=', apiId)
-    .where('p.status', '=', 'active')
+    .where('p.status', '=', 'active');
+  // The streamed snapshot holds no set of its customers: it leaves the others out here.
+  if (liveCustomersOnly) query = query.where('c.archived_at', 'is', null).where('c.api_id', '=', apiId);
+  return query
     .orderBy('cm.person_id')
     .orderBy((eb) => eb.case().when('c.status', '=', 'active').then(0).else(1).end())
     .orderBy('cm.created_at')

@@ -7,6 +7,7 @@ import { ErrorModel } from '../console/common-schemas.js';
 import { Problem } from '../platform/errors.js';
 import { CURSOR_EXPIRED, type ChangeService } from './changes.js';
 import { ChangesBody, ChangesQuery, DEFAULT_CHANGES_LIMIT } from './schemas.js';
+import { DEAF_RECHECK_MS, type ChangeWaiters } from './waiters.js';
 import type { SnapshotService } from './snapshot.js';
 import type { UsageService } from './usage.js';
 import * as wire from './wire-schemas.js';
@@ -18,12 +19,17 @@ declare module 'fastify' {
   }
 }
 
+/** An answer that names anything (an answer at a moved cursor names at least the API's terms). */
+function hasRecords(answer: { customers: unknown[]; keys: unknown[]; removed_keys: unknown[]; removed_customers: unknown[]; balances: unknown[] }) {
+  return answer.customers.length + answer.keys.length + answer.removed_keys.length + answer.removed_customers.length + answer.balances.length > 0;
+}
+
 // SDK errors are plain JSON objects: clients parse every body as JSON (wire protocol section 1).
 function denied(reply: FastifyReply) {
   return reply.status(401).header('www-authenticate', 'Bearer realm="gatehouse-sdk"').send({ error: 'invalid_secret', detail: 'unknown or expired SDK secret' });
 }
 
-export function sdkSyncRoutes(deps: { apis: ApiService; snapshots: SnapshotService; changes: ChangeService; usage: UsageService }): FastifyPluginAsyncTypebox {
+export function sdkSyncRoutes(deps: { apis: ApiService; snapshots: SnapshotService; changes: ChangeService; waiters: ChangeWaiters; usage: UsageService }): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.decorateRequest('sdkApi', null);
     // 401 only for a secret that is truly unknown or past its grace: SDKs treat 401 as final and
@@ -53,12 +59,14 @@ export function sdkSyncRoutes(deps: { apis: ApiService; snapshots: SnapshotServi
       ...asWritten,
     }, async (request, reply) => {
       const api = request.sdkApi!;
-      const built = await deps.snapshots.build(api, full(request));
+      // Before the stream's transaction opens: nothing of this request may wait on the database
+      // while the stream waits on this request's socket.
       await deps.apis.recordSdkVisit(api, String(request.headers['user-agent'] ?? ''));
-      reply.header('etag', built.etag).header('cache-control', 'no-store');
-      if (request.headers['if-none-match'] === built.etag) return reply.status(304).send(undefined as never);
-      // The text already written (snapshot.ts), sent as is: a string is never serialized again.
-      return reply.type('application/json').send(built.json as never);
+      const streamed = await deps.snapshots.stream(api, full(request), request.headers['if-none-match']);
+      reply.header('etag', streamed.etag).header('cache-control', 'no-store');
+      if (!streamed.body) return reply.status(304).send(undefined as never);
+      // Written as it is read (snapshot-stream.ts): a stream is piped, never serialized again.
+      return reply.type('application/json').send(streamed.body as never);
     });
 
     app.get('/sdk/v1/changes', {
@@ -73,10 +81,36 @@ export function sdkSyncRoutes(deps: { apis: ApiService; snapshots: SnapshotServi
       },
     }, async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      const { since, limit = DEFAULT_CHANGES_LIMIT } = request.query;
-      const answer = await deps.changes.read(request.sdkApi!, Number(since), limit, full(request));
-      if (answer === CURSOR_EXPIRED) throw new Problem('cursor_expired', 'this cursor is older than the changes kept, or was not handed out by this service');
-      return answer;
+      const { since, limit = DEFAULT_CHANGES_LIMIT, wait = 0 } = request.query;
+      const api = request.sdkApi!;
+      const read = async () => {
+        const answer = await deps.changes.read(api, Number(since), limit, full(request));
+        if (answer === CURSOR_EXPIRED) throw new Problem('cursor_expired', 'this cursor is older than the changes kept, or was not handed out by this service');
+        return answer;
+      };
+      if (wait === 0) return read();
+      // Long poll (docs/decisions.md, "Long polling"): the place among the waiters is taken before
+      // the read, so a change committing between the read and the wait still wakes this one.
+      const waiter = deps.waiters.enter(api.id);
+      if (!waiter) throw new Problem('rate_limited', 'too many SDKs are waiting for changes of this API on this node: ask again without wait, or later', undefined, { 'retry-after': '5' });
+      let gone = false;
+      const hangUp = () => {
+        gone = true;
+        waiter.wake();
+      };
+      reply.raw.once('close', hangUp);
+      try {
+        const end = performance.now() + wait * 1000;
+        for (;;) {
+          const answer = await read();
+          const left = end - performance.now();
+          if (answer.cursor !== since || answer.has_more || hasRecords(answer) || left <= 0 || gone || waiter.closing) return answer;
+          await waiter.until(deps.waiters.deaf ? Math.min(left, DEAF_RECHECK_MS) : left);
+        }
+      } finally {
+        reply.raw.off('close', hangUp);
+        waiter.leave();
+      }
     });
 
     app.get('/sdk/v1/keys/verify', {
@@ -118,6 +152,10 @@ export function sdkSyncRoutes(deps: { apis: ApiService; snapshots: SnapshotServi
       },
       config: { swaggerTransform: ({ schema, url }) => ({ schema: { ...schema, body: Type.Ref(wire.UsageReport) }, url }) },
       ...asWritten,
-    }, async (request) => ({ results: await deps.usage.ingest(request.sdkApi!.id, request.body.items) }));
+      // results first, as always; balances after (issue 27): SDKs ignore fields they do not know.
+    }, async (request) => {
+      const { results, balances } = await deps.usage.ingestReport(request.sdkApi!.id, request.body.items);
+      return { results, balances };
+    });
   };
 }

@@ -46,11 +46,18 @@ export const SdkAllowance = Type.Object({
 /** Largest page of changes; a page counts changed objects, each at most once. */
 export const MAX_CHANGES_LIMIT = 10_000;
 export const DEFAULT_CHANGES_LIMIT = 1_000;
+/** Longest hold of a long poll, in seconds (issue 27). */
+export const MAX_CHANGES_WAIT_S = 30;
 
 export const ChangesQuery = Type.Object({
   since: Type.String({ maxLength: 15, pattern: '^(0|[1-9][0-9]{0,14})$', description: "a cursor: a snapshot's sync_cursor or a previous answer's cursor" }),
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_CHANGES_LIMIT, default: DEFAULT_CHANGES_LIMIT, description: 'changed objects per answer' })),
   shape: Type.Optional(Type.Union([Type.Literal('full'), Type.Literal('wire')])),
+  wait: Type.Optional(Type.Integer({
+    minimum: 0,
+    maximum: MAX_CHANGES_WAIT_S,
+    description: 'seconds to hold the request while nothing is above since: it answers as soon as a change of the API commits on any node, or the empty page at the same cursor when the wait ends',
+  })),
 });
 
 export const ChangesBody = Type.Object({

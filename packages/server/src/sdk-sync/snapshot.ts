@@ -7,6 +7,7 @@ import { isoDay, monthStart, nextMonthStart } from '../platform/period.js';
 import type { ApiRow, ApiService } from '../apis/service.js';
 import * as cq from './change-queries.js';
 import * as q from './queries.js';
+import { streamSnapshot, type StreamedSnapshot } from './snapshot-stream.js';
 import { toWireCustomer } from './wire-customer.js';
 
 /** How long a snapshot's policies stay authoritative; SDKs refresh before admitting past it. */
@@ -47,11 +48,12 @@ function serversOf(rows: { resource_url: string; name: string | null }[]): WireR
  * One customer per person: the first of their memberships in the query's order (an active customer
  * before others, then the oldest), among the customers this snapshot carries.
  */
-function firstMembership(rows: { person_id: string; customer_id: string }[], customerIds: Set<string>): WireMember[] {
+function firstMembership(rows: { person_id: string; customer_id: string }[], customerIds: Set<string> | null): WireMember[] {
   const out: WireMember[] = [];
   let last = '';
   for (const row of rows) {
-    if (row.person_id === last || !customerIds.has(row.customer_id)) continue;
+    // null: the rows are of the snapshot's customers only (read so: snapshot-stream.ts).
+    if (row.person_id === last || (customerIds && !customerIds.has(row.customer_id))) continue;
     last = row.person_id;
     out.push({ person_id: row.person_id, customer_id: row.customer_id });
   }
@@ -64,6 +66,12 @@ export class SnapshotService {
     private readonly db: Db,
     private readonly clock: Clock,
     private readonly apis: ApiService,
+    /**
+     * Whether the stream's transaction may wait for the client's socket. Not on PGlite: it runs one
+     * transaction at a time, so a slow client would hold every other request of the node; there
+     * the rows are read at the database's pace and buffered (the memory of the whole build).
+     */
+    private readonly holdTransaction = true,
   ) {}
 
   /**
@@ -103,6 +111,33 @@ export class SnapshotService {
     return { limit: plan.monthly_requests, used, remaining: Math.max(0, plan.monthly_requests - used), start, end, hardCap: plan.hard_cap };
   }
 
+  /**
+   * The snapshot as it is served: streamed from the database to the response (snapshot-stream.ts),
+   * with an ETag known before any row is read, so a matching If-None-Match reads no rows at all.
+   */
+  async stream(api: ApiRow, full: boolean, ifNoneMatch: string | undefined): Promise<StreamedSnapshot> {
+    // Stamp first, then read: the data is at least as new as generated_at, which rises strictly.
+    const generatedAt = await this.apis.stampSnapshot(api.id);
+    const wireOptions = { full, apiSuspended: api.status === 'suspended', policyValidUntil: policyValidUntil(generatedAt) };
+    const head = {
+      generatedAt,
+      month: isoDay(monthStart(generatedAt)),
+      tenant: await this.tenantFields(api, generatedAt),
+      wireOptions,
+      full: full
+        ? {
+            signin: (servers: { resource_url: string; name: string | null }[]) => ({ issuer: this.apis.portalUrl(api.slug), servers: serversOf(servers) }),
+            members: (rows: { person_id: string; customer_id: string }[]) => firstMembership(rows, null),
+          }
+        : null,
+    };
+    return streamSnapshot(this.db, api.id, head, ifNoneMatch, this.holdTransaction);
+  }
+
+  /**
+   * The whole snapshot built in memory, as it was served before it streamed: the reference the
+   * streamed bytes are tested against, and the bench's figure of the old way.
+   */
   async build(api: ApiRow, full: boolean): Promise<BuiltSnapshot> {
     // Stamp first, then read: the data is at least as new as generated_at, which rises strictly.
     const generatedAt = await this.apis.stampSnapshot(api.id);

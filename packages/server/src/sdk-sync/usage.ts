@@ -1,4 +1,4 @@
-import type { UsageResult } from '@gatehouse/protocol';
+import type { UsageResult, WireBalance } from '@gatehouse/protocol';
 import type { Clock } from '../platform/clock.js';
 import { addMs, MINUTE } from '../platform/clock.js';
 import { BoundedCache } from '../platform/bounded-cache.js';
@@ -9,10 +9,13 @@ import { isoDay, monthStart } from '../platform/period.js';
 import type { ApiService } from '../apis/service.js';
 import type { LedgerService } from '../ledger/service.js';
 import type { UsagePosting } from '../ledger/queries.js';
+import type { PostedBalance } from '../ledger/queries.js';
+import { balancesByIds } from './change-queries.js';
 import * as q from './queries.js';
 import { fitWithinBounds } from './usage-bounds.js';
 import { raiseQuotaThresholds } from './usage-events.js';
 import { parseUsageItem, samePayload, type ValidItem } from './usage-items.js';
+import { wireAmount } from './wire-customer.js';
 
 interface Priced {
   item: ValidItem;
@@ -52,6 +55,15 @@ export class UsageService {
   ) {}
 
   async ingest(apiId: string, rawItems: unknown[]): Promise<UsageResult[]> {
+    return (await this.ingestReport(apiId, rawItems)).results;
+  }
+
+  /**
+   * A report's results, and the balance of every customer an accepted or duplicate item names,
+   * read after the report was applied in its transaction (docs/decisions.md, "Usage
+   * acknowledgements carry balances"): its balance_seq covers every such item of the customer.
+   */
+  async ingestReport(apiId: string, rawItems: unknown[]): Promise<{ results: UsageResult[]; balances: WireBalance[] }> {
     const now = this.clock.now();
     const results: UsageResult[] = new Array(rawItems.length);
     const valid: { index: number; item: ValidItem }[] = [];
@@ -60,9 +72,9 @@ export class UsageService {
       if (parsed.ok) valid.push({ index, item: parsed.item });
       else results[index] = parsed.result;
     });
-    if (!valid.length) return results;
+    if (!valid.length) return { results, balances: [] };
 
-    await this.db.transaction().execute(async (trx) => {
+    const balances = await this.db.transaction().execute(async (trx) => {
       // What the items name: keys (with their customers) and policies.
       const keys = await this.#lookupKeys(trx, apiId, valid.map((v) => v.item.apiKeyId));
       const withoutPolicy = [...new Set(valid.filter((v) => !v.item.usagePolicyId).map((v) => keys.get(v.item.apiKeyId)?.customer_id).filter((id): id is string => !!id))];
@@ -130,7 +142,8 @@ export class UsageService {
       }
       // New items that would take an amount past its bound are rejected here, before repeats
       // within the report copy their answer.
-      const pastBound = accepted.length ? await this.#apply(trx, apiId, accepted, now) : new Map<string, string>();
+      const applied = accepted.length ? await this.#apply(trx, apiId, accepted, now) : { pastBound: new Map<string, string>(), balances: [] };
+      const pastBound = applied.pastBound;
       for (const c of candidates) {
         const detail = pastBound.get(c.item.idempotencyKey);
         if (detail) results[c.index] = { idempotency_key: c.item.answerKey, status: 'rejected', detail };
@@ -151,10 +164,40 @@ export class UsageService {
               ? { idempotency_key: item.answerKey, status: 'duplicate' }
               : { idempotency_key: item.answerKey, status: 'rejected', detail: 'idempotency_key was used before with a different payload' };
       }
+      return this.#balancesNamed(trx, apiId, valid, results, keys, applied.balances);
     });
     // Committed: an accepted item means first_usage_at is set now (by this report or before).
     if (results.some((r) => r.status === 'accepted')) this.#firstUsageSet.set(apiId, true);
-    return results;
+    return { results, balances };
+  }
+
+  /**
+   * The balances of the customers that accepted and duplicate items name: those the report moved
+   * as it left them, the others (only duplicates named them: applied by an earlier report) read
+   * now, in the report's transaction, so their balance_seq already covers those items.
+   */
+  async #balancesNamed(
+    trx: Trx,
+    apiId: string,
+    valid: { index: number; item: ValidItem }[],
+    results: UsageResult[],
+    keys: Map<string, { customer_id: string }>,
+    posted: PostedBalance[],
+  ): Promise<WireBalance[]> {
+    const named = new Set<string>();
+    for (const { index, item } of valid) {
+      const status = results[index]!.status;
+      const customerId = keys.get(item.apiKeyId)?.customer_id;
+      if (customerId && (status === 'accepted' || status === 'duplicate')) named.add(customerId);
+    }
+    const out: WireBalance[] = [];
+    for (const b of posted) {
+      if (named.delete(b.id)) out.push({ id: b.id, credit_balance_micro: wireAmount(b.balanceMicro), balance_seq: b.balanceSeq });
+    }
+    if (named.size) {
+      for (const b of await balancesByIds(trx, apiId, [...named])) out.push({ id: b.id, credit_balance_micro: wireAmount(Number(b.balance_micro)), balance_seq: Number(b.balance_seq) });
+    }
+    return out;
   }
 
   async #lookupKeys(trx: Trx, apiId: string, ids: string[]) {
@@ -198,7 +241,7 @@ export class UsageService {
    * usage entry of the day past ±MONEY_BOUND (platform/money.ts): their receipts go again, so
    * they change nothing, and their details are returned by idempotency key for `rejected`.
    */
-  async #apply(trx: Trx, apiId: string, accepted: Priced[], now: Date): Promise<Map<string, string>> {
+  async #apply(trx: Trx, apiId: string, accepted: Priced[], now: Date): Promise<{ pastBound: Map<string, string>; balances: PostedBalance[] }> {
     // The API row before any customer, as a change of the API's terms takes them (API, then its
     // customers in id order); only the first report of an API changes the row at all, so once
     // this node has seen it set the statement (which then locks nothing) is left out.
@@ -221,12 +264,12 @@ export class UsageService {
     const fitting: Priced[] = [];
     accepted.forEach((p, i) => (verdicts[i] ? pastBound.set(p.item.idempotencyKey, verdicts[i]) : fitting.push(p)));
     await q.deleteReceipts(trx, apiId, [...pastBound.keys()]);
-    if (fitting.length) await this.#post(trx, apiId, fitting, now);
-    return pastBound;
+    const balances = fitting.length ? await this.#post(trx, apiId, fitting, now) : [];
+    return { pastBound, balances };
   }
 
   /** Ledger, balances, counters and key activity for items that fit; customers are locked. */
-  async #post(trx: Trx, apiId: string, items: Priced[], now: Date) {
+  async #post(trx: Trx, apiId: string, items: Priced[], now: Date): Promise<PostedBalance[]> {
     const perCustomerDay = new Map<string, UsagePosting>();
     const perCustomerMonth = new Map<string, q.MonthCount & { chargeBig: bigint; quotaAt: number }>();
     const perCustomerDayCount = new Map<string, q.CustomerDayCount & { chargeBig: bigint }>();
@@ -264,7 +307,7 @@ export class UsageService {
     // bound); the counters are statistics and saturate at it (sdk-sync/queries.ts). Two round
     // trips: the money of record (the ledger's), then every counter (this capability's).
     const postings = [...perCustomerDay.values()];
-    await this.ledger.postUsage(trx, apiId, postings, postings.map(() => newId('led')), now);
+    const balances = await this.ledger.postUsage(trx, apiId, postings, postings.map(() => newId('led')), now);
     const crossings = await q.addUsageCounters(trx, apiId, {
       months: [...perCustomerMonth.values()].map((v) => ({ ...v, charged: saturate(v.chargeBig) })),
       customerDays: [...perCustomerDayCount.values()].map((v) => ({ ...v, charged: saturate(v.chargeBig) })),
@@ -275,5 +318,6 @@ export class UsageService {
       staleBefore: addMs(now, -MINUTE),
     });
     await raiseQuotaThresholds(trx, apiId, now, crossings);
+    return balances;
   }
 }

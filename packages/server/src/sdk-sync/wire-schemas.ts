@@ -55,7 +55,7 @@ export const SdkKey = Type.Object({
   key_hash: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'lowercase SHA-256 hex of the full API key' }),
 }, { $id: 'SdkKey' });
 
-/** Spec 2.5; no operation of ours serves it alone (a balance travels inside SdkCustomer). */
+/** Spec 2.5: in a changes answer and a usage acknowledgement (issue 27). */
 export const SdkBalance = Type.Object({
   id: Type.String(),
   credit_balance_micro: Type.Integer({ minimum: -MAX_WIRE_INT, maximum: MAX_WIRE_INT }),
@@ -115,7 +115,12 @@ export const UsageResult = Type.Object({
 }, { $id: 'SdkUsageResult' });
 
 /** The acknowledgement of a usage report: one result per item. */
-export const UsageAnswer = Type.Object({ results: Type.Array(Type.Ref(UsageResult)) }, { $id: 'SdkUsageAnswer' });
+export const UsageAnswer = Type.Object({
+  results: Type.Array(Type.Ref(UsageResult)),
+  balances: Type.Optional(Type.Array(Type.Ref(SdkBalance), {
+    description: 'Every customer an accepted or duplicate item names, as of after this report: its balance_seq covers those items (issue 27). Always sent by this server; absent from older ones.',
+  })),
+}, { $id: 'SdkUsageAnswer' });
 
 export const SdkError = Type.Object({ error: Type.String(), detail: Type.Optional(Type.String()) }, { $id: 'SdkError', description: 'SDK answers are JSON objects, errors too (wire protocol section 1)' });
 

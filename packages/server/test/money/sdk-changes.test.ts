@@ -317,7 +317,7 @@ test('changes: deleting an API leaves nothing of its changes behind', async () =
   const c = await createCustomer(t, f, 'Gone With It');
   await createKey(f, c.id);
   const count = async () => {
-    const rows = await sql<{ n: number }>`select (select count(*) from sdk_changes where api_id = ${f.apiId}) + (select count(*) from sdk_change_counters where api_id = ${f.apiId}) + (select count(*) from sdk_change_commits where api_id = ${f.apiId}) as n`.execute(t.database.db);
+    const rows = await sql<{ n: number }>`select (select count(*) from sdk_changes where api_id = ${f.apiId}) + (select count(*) from sdk_change_counters where api_id = ${f.apiId}) + (select count(*) from sdk_change_waiting where api_id = ${f.apiId}) + (select count(*) from sdk_change_pending) as n`.execute(t.database.db);
     return Number(rows.rows[0]!.n);
   };
   assert.ok((await count()) > 0, 'the API has changes on record');

@@ -59,7 +59,10 @@ test('usage: the example of section 4 with exactly its item fields is accepted, 
   assert.deepEqual(Object.keys(item).sort(), ['api_key_id', 'count', 'idempotency_key', 'period_start', 'status_code', 'usage_policy_id']);
   const answer = await sdkRequest(t, x.api.secret, 'POST', '/sdk/v1/usage', { items: [item] });
   assert.equal(answer.status, 200, answer.text);
-  assert.deepEqual(answer.body, { results: [{ idempotency_key: item.idempotency_key, status: 'accepted' }] });
+  // results as the wire protocol shows them; balances after them (issue 27: ignored by SDKs that do not know it).
+  const { balances, ...rest } = answer.body as { balances: { id: string; credit_balance_micro: number }[] };
+  assert.deepEqual(rest, { results: [{ idempotency_key: item.idempotency_key, status: 'accepted' }] });
+  assert.deepEqual(balances.map((b) => b.credit_balance_micro), [1_000_000 - 42 * PRICE]);
   const after = await state(x);
   assert.equal(after.balance, 1_000_000 - 42 * PRICE);
   assert.equal(after.monthRequests, 42);
