@@ -4,7 +4,7 @@
 // its goal and beside today's full-snapshot figure measured (or derived from a measurement) in the
 // same run. BENCH_CUSTOMERS=20000 for a quick run; BENCH_SDKS (10), BENCH_ROUNDS (20), BENCH_IDLE_S (60).
 import { randomBytes } from 'node:crypto';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createInterface } from 'node:readline';
@@ -32,6 +32,22 @@ function proc(pid: number) {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
   const ticks = Number(stat[11]) + Number(stat[12]); // utime + stime, in clock ticks (100 a second)
   return { rss: kb('VmRSS'), cpuMs: ticks * 10 };
+}
+
+if (process.argv[2] === 'whole') {
+  // The child of today's figure: the snapshot built whole in memory (as served before issue 27),
+  // alone in a fresh process on the bench database, so its peak RSS is that snapshot's.
+  const [url, apiId] = [process.argv[3]!, process.argv[4]!];
+  const handle = await openDatabase({ url, poolSize: 4 });
+  const services = buildServices({ config: loadConfig({ SECRET_KEY: randomBytes(32).toString('base64'), DATA_DIR: '.bench-data', LOG_LEVEL: 'silent' }), database: handle, clock: systemClock, redis: null }, () => {}, () => {});
+  const api = (await services.apis.findById(services.db, apiId))!;
+  const rssBefore = process.memoryUsage().rss;
+  const t = performance.now();
+  const built = await services.snapshots.build(api, false);
+  const ms = performance.now() - t;
+  process.stdout.write(JSON.stringify({ ms, bytes: Buffer.byteLength(built.json), rssBefore, peak: process.resourceUsage().maxRSS * 1024 }) + '\n');
+  await handle.close();
+  process.exit(0);
 }
 
 const database = await freshPostgresDatabase(benchDatabaseUrl);
@@ -135,6 +151,8 @@ try {
   console.log(`  time to last byte    ${fmt(snap.total, 0)} ms`);
   console.log(`  server peak RSS      ${fmt(snap.peak / MB, 0)} MB (${fmt(snap.rssBefore / MB, 0)} MB before)   goal < 300 MB`);
   console.log(`  server CPU           ${fmt(snap.cpuMs, 0)} ms per snapshot`);
+  const whole = JSON.parse(spawnSync(process.execPath, ['--import', 'tsx', 'bench/sync-scale.bench.ts', 'whole', database.url, apiId], { encoding: 'utf8', maxBuffer: 1 << 20 }).stdout.trim().split('\n').pop()!) as { ms: number; bytes: number; rssBefore: number; peak: number };
+  console.log(`  today (built whole in memory, then sent): first byte after the whole build ${fmt(whole.ms, 0)} ms, peak RSS ${fmt(whole.peak / MB, 0)} MB (${fmt(whole.rssBefore / MB, 0)} MB before)`);
 
   // ---- SDK processes: start-up (one after another, so each start is measured alone), then following.
   const idleBefore = proc(serverPid).cpuMs;
