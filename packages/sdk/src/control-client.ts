@@ -61,6 +61,13 @@ function parseChanges(text: string): ChangesBody {
   return { ...body, balances };
 }
 
+/**
+ * A snapshot's head must come within `requestTimeoutMs`, its whole body within this: a streamed
+ * snapshot of a million customers takes tens of seconds to read, far past the 5 s of other calls
+ * (which then never let a large API's SDK start; seen in bench/sync-scale at 100,000 customers).
+ */
+const SNAPSHOT_TIMEOUT_MS = 300_000;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Calls to Gatehouse's SDK sync API, with the retries the wire protocol describes. */
@@ -72,13 +79,16 @@ export class ControlClient {
     path: string,
     body?: unknown,
     headers: Record<string, string> = {},
-    call: { timeoutMs?: number; signal?: AbortSignal } = {},
+    call: { headTimeoutMs?: number; timeoutMs?: number; signal?: AbortSignal } = {},
   ): Promise<{ status: number; text: string; headers: Headers }> {
     let lastError: Error = new TransientError('not attempted');
     for (let attempt = 0; attempt < 3; attempt++) {
       if (attempt > 0) await sleep(250 * 2 ** (attempt - 1));
       if (call.signal?.aborted) throw new TransientError(`${method} ${path}: stopped`);
-      const timeout = AbortSignal.timeout(call.timeoutMs ?? this.options.requestTimeoutMs);
+      // The answer's head within `headTimeoutMs`, all of it within `timeoutMs`.
+      const head = new AbortController();
+      const headTimer = setTimeout(() => head.abort(new DOMException('no answer in time', 'TimeoutError')), call.headTimeoutMs ?? call.timeoutMs ?? this.options.requestTimeoutMs);
+      const timeout = AbortSignal.any([head.signal, AbortSignal.timeout(call.timeoutMs ?? this.options.requestTimeoutMs)]);
       let response: Response;
       try {
         response = await this.options.fetch(this.options.baseUrl + path, {
@@ -96,6 +106,8 @@ export class ControlClient {
       } catch (error) {
         lastError = new TransientError(`${method} ${path}: ${(error as Error).message}`);
         continue;
+      } finally {
+        clearTimeout(headTimer);
       }
       let text: string;
       try {
@@ -121,7 +133,7 @@ export class ControlClient {
 
   /** The snapshot in the spec's full shape, or null when `etag` is still current (304). */
   async snapshot(etag: string | null): Promise<{ body: SnapshotBody; etag: string | null } | null> {
-    const answer = await this.#call('GET', '/sdk/v1/snapshot?shape=full', undefined, etag ? { 'if-none-match': etag } : {});
+    const answer = await this.#call('GET', '/sdk/v1/snapshot?shape=full', undefined, etag ? { 'if-none-match': etag } : {}, { headTimeoutMs: this.options.requestTimeoutMs, timeoutMs: Math.max(SNAPSHOT_TIMEOUT_MS, this.options.requestTimeoutMs) });
     if (answer.status === 304) return null;
     return { body: JSON.parse(answer.text) as SnapshotBody, etag: answer.headers.get('etag') };
   }

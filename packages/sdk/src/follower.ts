@@ -109,7 +109,7 @@ export class ChangeFollower {
       }
       this.applied++;
       this.hooks.onApplied(body);
-      if (!body.has_more && isEmpty(body)) {
+      if (!body.has_more && body.cursor === since && isEmpty(body)) {
         const elapsed = performance.now() - began;
         if (elapsed < QUIET_POLL_MS) await sleep(QUIET_POLL_MS - elapsed, signal);
       }

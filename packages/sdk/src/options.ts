@@ -19,7 +19,8 @@ export interface MeterOptions {
   followChanges?: boolean;
   /**
    * While changes are followed, how often the snapshot is still fetched (with If-None-Match): a
-   * safety net, and the only source of people (members), servers and month floors. @default 600_000
+   * safety net, and the only source of people (members), servers and month floors.
+   * @default 600_000 (with `redis`: syncIntervalMs, as shared limits take balances from snapshots)
    */
   followingSyncIntervalMs?: number;
   /** Called with the cursor after every changes answer applied (for tests and metrics of your own). */
@@ -118,7 +119,9 @@ export function resolveOptions(options: MeterOptions): ResolvedOptions {
     keyHeader,
     syncIntervalMs: positive('syncIntervalMs', options.syncIntervalMs ?? 30_000, 100),
     followChanges: options.followChanges ?? true,
-    followingSyncIntervalMs: positive('followingSyncIntervalMs', options.followingSyncIntervalMs ?? 600_000, 100),
+    // With Redis, shared limits reconcile balances by snapshot (generated_at), which followed
+    // balances do not move: the snapshot keeps its pace there (docs/decisions.md).
+    followingSyncIntervalMs: positive('followingSyncIntervalMs', options.followingSyncIntervalMs ?? (options.redis ? options.syncIntervalMs ?? 30_000 : 600_000), 100),
     onChanges: options.onChanges ?? null,
     reportIntervalMs: positive('reportIntervalMs', options.reportIntervalMs ?? 5_000, 10),
     batchItems: positive('batchItems', options.batchItems ?? 5_000),
