@@ -62,9 +62,11 @@ test('members: invite and revoke, change a role, remove, and the last owner refu
   await roleDialog.getByRole('radio', { name: /^admin/ }).check();
   await shotAndCheck(f, page, '09-change-role');
   await roleDialog.getByRole('button', { name: 'Change role' }).click();
-  await eventually('the table shows the new role', async () => (await rowOf(page, eddie.email).textContent()) ?? '', (text) => /admin/.test(text));
   const roles = async () => Object.fromEntries((await owner.client.get(`/workspaces/${ws}/members`)).body.members.map((m: { email: string; role: string }) => [m.email, m.role]));
-  assert.equal((await roles())[eddie.email], 'admin');
+  // The change is stored (the dialog closes as the request leaves, so the API is asked until it
+  // answers), then the table shows it.
+  await eventually('the API answers the new role', async () => (await roles())[eddie.email], (role) => role === 'admin');
+  await eventually('the table shows the new role', async () => (await rowOf(page, eddie.email).textContent()) ?? '', (text) => /admin/.test(text));
 
   // The last owner: demoting and leaving are refused, and the dialog says why.
   await page.getByRole('button', { name: 'Change role of Olga Owner' }).click();

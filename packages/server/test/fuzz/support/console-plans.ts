@@ -50,6 +50,8 @@ function pathValue(op: Operation, name: string, ids: ConsoleIds): string {
     case 'key_id': return ids.customerKeyId;
     // An invitation to become a customer: none is open, so its routes refuse after their checks.
     case 'invite': return 'cin_none';
+    // A person's sign-in session: none by this id, so ending it refuses after its checks.
+    case 'session': return 'pss_none';
     case 'slug': return 'some-free-slug';
     case 'endpoint': return ids.endpointId;
     case 'delivery': return ids.deliveryId;
