@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import { classifyHost } from './host.js';
 import { networkOf } from './network.js';
+import { endQuietConnectionsOnClose } from './quiet-connections.js';
 
 /** Open connections counted per client network (an IPv4 address, an IPv6 /64). */
 export class ConnectionsPerNetwork {
@@ -110,6 +111,7 @@ export function httpServerFactory(limits: ServerLimits) {
         socket.once('close', () => connections.close(network));
       });
     }
+    endQuietConnectionsOnClose(server);
     return server;
   };
 }
