@@ -196,8 +196,8 @@ export class Meter {
           this.state.confirmedAt = startedAt; // 304: what we hold is current as of the request
           return;
         }
-        if (this.state.apply(fetched.body, startedAt, this.options.now())) {
-          this.state.confirmedAt = Date.parse(fetched.body.generated_at);
+        if (this.state.applyPrepared(fetched.body, startedAt, this.options.now())) {
+          this.state.confirmedAt = Date.parse(fetched.body.head!.generated_at);
           this.#etag = fetched.etag;
         }
       } catch (error) {
@@ -443,7 +443,7 @@ export class Meter {
     // quota or credit use up the rate, so a customer refused 402 got 429 on its next request.
     let rateTat: number | null = null;
     if (customer.rps > 0) {
-      const checked = gcraCheck(local.gcra, customer.rps, now);
+      const checked = gcraCheck(local, customer.rps, now);
       if (!checked.ok) return this.#deny(429, 'rate_limited', customer.id, { 'retry-after': secondsUntil(checked.retryAfterMs) });
       rateTat = checked.tat;
     }
@@ -456,7 +456,7 @@ export class Meter {
     const hold = customer.billingModel !== 'none' && customer.price > 0 ? customer.price : 0;
     if (hold > 0 && this.state.available(customer, local) < hold) return this.#deny(402, 'insufficient_credit', customer.id);
     // Everything is checked before anything is taken, so a refusal reserves nothing.
-    if (rateTat !== null) local.gcra.tat = rateTat;
+    if (rateTat !== null) local.tat = rateTat;
     local.monthCount += 1;
     platform.count += 1;
     local.inflightMicro += hold;

@@ -1,4 +1,4 @@
-import type { ChangesBody, SnapshotBody, WireBalance, WireCustomer, WireSignin } from '@gatehouse/protocol';
+import type { ChangesBody, SnapshotBody, WireBalance, WireCustomer, WireKey, WireMember, WireSignin } from '@gatehouse/protocol';
 import type { MeteredCustomer } from './decision.js';
 import type { Gcra } from './rate-limiter.js';
 import type { BucketHint } from './usage/recorder.js';
@@ -46,20 +46,23 @@ export interface CustomerView {
   stale: boolean;
 }
 
-/** What this process adds to a customer between snapshots: counts, rate state and credit holds. */
-export interface CustomerLocal {
+/**
+ * What this process adds to a customer between snapshots: counts, rate state (it is its own Gcra:
+ * `tat`, so no second object per customer) and credit holds.
+ */
+export interface CustomerLocal extends Gcra {
   /** Requests admitted this period, floored by the snapshot's month_requests. */
   monthCount: number;
-  gcra: Gcra;
   /** Prices held by requests admitted and not finished. */
   inflightMicro: number;
   /** Charges recorded and not yet acknowledged by Gatehouse. */
   unackedMicro: number;
   /**
    * Charges acknowledged, kept until a snapshot fetched after the acknowledgement shows them: one
-   * entry per sync, not per acknowledgement (see `acknowledge`).
+   * entry per sync, not per acknowledgement (see `acknowledge`). null while there are none: most
+   * customers never hold one, and an empty array each is 16 bytes times a million.
    */
-  acked: AckedCharge[];
+  acked: AckedCharge[] | null;
   /** The sum of `acked`: admission reads it on every request, and the list grows with every delivery between syncs. */
   ackedMicro: number;
 }
@@ -76,10 +79,17 @@ export interface AckedCharge {
   seq: number | undefined;
 }
 
+/**
+ * The same string object for every customer's status and billing model: JSON.parse makes a new
+ * string for each value it reads, and a view keeps what it is given.
+ */
+const STATUSES: Record<string, WireCustomer['status']> = { active: 'active', suspended: 'suspended', pending: 'pending' };
+const MODELS: Record<string, string> = { payg: 'payg', subscription: 'subscription', none: 'none' };
+
 export function toView(c: WireCustomer): CustomerView {
   return {
     id: c.id,
-    status: c.status,
+    status: STATUSES[c.status] ?? c.status,
     balance: c.credit_balance_micro,
     balanceSeq: c.balance_seq ?? 0,
     monthRequests: c.month_requests,
@@ -88,11 +98,55 @@ export function toView(c: WireCustomer): CustomerView {
     rps: c.effective.rps,
     price: c.effective.price_per_request_micro,
     quota: c.effective.monthly_quota ?? null,
-    billingModel: c.effective.billing_model,
+    billingModel: MODELS[c.effective.billing_model] ?? c.effective.billing_model,
     tokenKeyId: c.token_key_id ?? null,
     local: null,
     stale: false,
   };
+}
+
+/** A snapshot's top fields: everything but its arrays. */
+export type SnapshotHead = Omit<SnapshotBody, 'customers' | 'keys' | 'members'>;
+
+/** Placeholder until a prepared key entry is placed in the state (applyPrepared sets the real one). */
+const NO_LOCAL = { tat: 0, monthCount: 0, inflightMicro: 0, unackedMicro: 0, acked: null, ackedMicro: 0 } as CustomerLocal;
+
+/**
+ * A snapshot turned into the state's own records as it was read (see snapshot-reader.ts): the
+ * wire records are dropped one by one, so at no time does a process hold the snapshot's text or
+ * its parsed tree beside the state it becomes.
+ */
+export class PreparedSnapshot {
+  readonly customers = new Map<string, CustomerView>();
+  readonly keys = new Map<string, KeyEntry>();
+  readonly members: WireMember[] = [];
+  head: SnapshotHead | null = null;
+
+  customer(c: WireCustomer): void {
+    this.customers.set(c.id, toView(c));
+  }
+
+  key(k: WireKey): void {
+    // The customer's own id string when the customer came first (as Gatehouse writes them), not a
+    // copy per key.
+    const customerId = this.customers.get(k.customer_id)?.id ?? k.customer_id;
+    this.keys.set(k.key_hash, { keyId: k.id, customerId, customer: undefined, local: NO_LOCAL, metered: null, meteredFrom: null, bucket: undefined, generation: 0 });
+  }
+
+  member(m: WireMember): void {
+    this.members.push({ person_id: m.person_id, customer_id: this.customers.get(m.customer_id)?.id ?? m.customer_id });
+  }
+
+  /** A body already parsed whole (tests, and callers holding one). */
+  static of(body: SnapshotBody): PreparedSnapshot {
+    const prepared = new PreparedSnapshot();
+    const { customers, keys, members, ...head } = body;
+    for (const c of customers) prepared.customer(c);
+    for (const k of keys) prepared.key(k);
+    for (const m of members ?? []) prepared.member(m);
+    prepared.head = head;
+    return prepared;
+  }
 }
 
 /** What applying a changes answer found: `resnapshot` when only a snapshot can bring the state up to date. */
@@ -154,7 +208,7 @@ export class MeterState {
   localOf(customerId: string): CustomerLocal {
     let local = this.local.get(customerId);
     if (!local) {
-      local = { monthCount: 0, gcra: { tat: 0 }, inflightMicro: 0, unackedMicro: 0, acked: [], ackedMicro: 0 };
+      local = { tat: 0, monthCount: 0, inflightMicro: 0, unackedMicro: 0, acked: null, ackedMicro: 0 };
       this.local.set(customerId, local);
     }
     return local;
@@ -166,6 +220,12 @@ export class MeterState {
    * already has that debit in its balance.
    */
   apply(body: SnapshotBody, fetchStartedAt: number, now: number): boolean {
+    return this.applyPrepared(PreparedSnapshot.of(body), fetchStartedAt, now);
+  }
+
+  /** `apply` for a snapshot already turned into records as it was read (the SDK's own path). */
+  applyPrepared(prepared: PreparedSnapshot, fetchStartedAt: number, now: number): boolean {
+    const body = prepared.head!;
     const generatedAt = Date.parse(body.generated_at);
     if (!(generatedAt > this.generatedAt)) return false;
     const periodEnd = Date.parse(body.platform_period_end);
@@ -185,17 +245,15 @@ export class MeterState {
     this.tenantId = body.tenant_id;
     this.tenantStatus = body.tenant_status ?? 'active';
     this.fetchStartedAt = fetchStartedAt;
-    const customers = new Map<string, CustomerView>();
+    const customers = prepared.customers;
     const previous = this.customers;
-    for (const c of body.customers) {
-      const view = toView(c);
-      const old = previous.get(c.id);
+    for (const view of customers.values()) {
+      const old = previous.get(view.id);
       if (old) {
         old.stale = true;
         keepNewerBalance(view, old);
       }
-      customers.set(c.id, view);
-      const local = this.localOf(c.id);
+      const local = this.localOf(view.id);
       view.local = local;
       local.monthCount = newPeriod ? view.monthRequests : Math.max(local.monthCount, view.monthRequests);
     }
@@ -204,17 +262,18 @@ export class MeterState {
     this.#releaseAcked(fetchStartedAt);
     this.cursor = typeof body.sync_cursor === 'string' && CURSOR.test(body.sync_cursor) ? body.sync_cursor : null;
     this.keysToken = {};
-    const keys = new Map<string, KeyEntry>();
-    for (const k of body.keys) {
-      const customer = customers.get(k.customer_id);
-      keys.set(k.key_hash, { keyId: k.id, customerId: k.customer_id, customer, local: customer?.local ?? this.localOf(k.customer_id), metered: null, meteredFrom: null, bucket: undefined, generation: 0 });
+    const keys = prepared.keys;
+    for (const entry of keys.values()) {
+      const customer = customers.get(entry.customerId);
+      entry.customer = customer;
+      entry.local = customer?.local ?? this.localOf(entry.customerId);
     }
     this.keys = keys;
     // Entries of their own, not shared with keys: the recorder keeps a bucket hint per entry, and
     // token usage goes to buckets of the customer's token_key_id.
     const tokenKeys = new Map<string, KeyEntry>();
     const persons = new Map<string, KeyEntry>();
-    for (const m of body.members ?? []) {
+    for (const m of prepared.members) {
       const customer = customers.get(m.customer_id);
       const keyId = customer?.tokenKeyId;
       if (!customer || !keyId) continue;
@@ -243,12 +302,13 @@ export class MeterState {
     // after the later one shows them all. Merged under the latest time (and the highest seq), so
     // the entry is kept as long as any of them must be, and the list grows by one per sync, not
     // one per delivery.
-    const last = local.acked[local.acked.length - 1];
+    const acked = (local.acked ??= []);
+    const last = acked[acked.length - 1];
     if (last && last.at >= this.lastFetchStart && (last.seq === undefined) === (seq === undefined)) {
       last.amount += amount;
       last.at = Math.max(last.at, at);
       if (seq !== undefined) last.seq = Math.max(last.seq!, seq);
-    } else local.acked.push({ amount, at, seq });
+    } else acked.push({ amount, at, seq });
     local.ackedMicro += amount;
     this.holding.add(customerId);
   }
@@ -260,14 +320,15 @@ export class MeterState {
   #releaseAcked(fetchStartedAt: number | null, only?: Iterable<string>): void {
     for (const id of only ?? [...this.holding]) {
       const local = this.local.get(id);
-      if (!local || local.acked.length === 0) {
+      if (!local || local.acked === null || local.acked.length === 0) {
+        if (local) local.acked = null;
         this.holding.delete(id);
         continue;
       }
       const seen = this.customers.get(id)?.balanceSeq ?? -1;
       const kept = local.acked.filter((a) => (a.seq === undefined ? fetchStartedAt === null || a.at >= fetchStartedAt : a.seq > seen));
       if (kept.length === local.acked.length) continue;
-      local.acked = kept;
+      local.acked = kept.length === 0 ? null : kept;
       local.ackedMicro = kept.reduce((sum, a) => sum + a.amount, 0);
       if (kept.length === 0) this.holding.delete(id);
     }
@@ -328,7 +389,7 @@ export class MeterState {
       if (existing && existing.keyId === k.id && existing.customerId === k.customer_id) continue;
       if (existing) keysMoved = true;
       const customer = customers.get(k.customer_id);
-      keys.set(k.key_hash, { keyId: k.id, customerId: k.customer_id, customer, local: customer?.local ?? this.localOf(k.customer_id), metered: null, meteredFrom: null, bucket: undefined, generation: 0 });
+      keys.set(k.key_hash, { keyId: k.id, customerId: customer?.id ?? k.customer_id, customer, local: customer?.local ?? this.localOf(k.customer_id), metered: null, meteredFrom: null, bucket: undefined, generation: 0 });
     }
     if (body.removed_keys.length > 0 || removedCustomers.size > 0) {
       // Removals name keys by id, and the map is by hash: one pass over the keys per answer that
