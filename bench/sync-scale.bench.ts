@@ -183,16 +183,22 @@ try {
   }
   const next = (sdk: Sdk, prefix: string) => new Promise<string>((resolve) => sdk.waiters.push((line) => line.startsWith(prefix) && (resolve(line), true)));
   const followers: Sdk[] = [];
+  // As many SDK processes as the memory left allows (BENCH_SDK_MB each, 4 GB kept for the rest of
+  // the machine), at most BENCH_SDKS: the machine is shared, and a process the kernel kills for
+  // memory may be someone else's.
+  const availableMb = Number(/^MemAvailable:\s+(\d+) kB/m.exec(readFileSync('/proc/meminfo', 'utf8'))?.[1] ?? 0) / 1024;
+  const sdkCount = Math.max(1, Math.min(SDKS, Math.floor((availableMb - 4096) / Number(process.env.BENCH_SDK_MB ?? 1500))));
+  if (sdkCount < SDKS) console.log(`\n${sdkCount} SDK processes instead of ${SDKS}: ${fmt(availableMb / 1024)} GB of memory available, ${process.env.BENCH_SDK_MB ?? 1500} MB an SDK, 4 GB kept`);
   const starts: { ms: number; rss: number }[] = [];
   if (PARALLEL) {
-    const started = Array.from({ length: SDKS }, () => startSdk(true));
+    const started = Array.from({ length: sdkCount }, () => startSdk(true));
     for (const line of await Promise.all(started.map((sdk) => next(sdk, 'ready ')))) {
       const [, ms, rss] = line.split(' ');
       starts.push({ ms: Number(ms), rss: Number(rss) });
     }
     followers.push(...started);
   } else {
-    for (let i = 0; i < SDKS; i++) {
+    for (let i = 0; i < sdkCount; i++) {
       const sdk = startSdk(true);
       const [, ms, rss] = (await next(sdk, 'ready ')).split(' ');
       starts.push({ ms: Number(ms), rss: Number(rss) });
@@ -201,7 +207,7 @@ try {
   }
   const start = summarize(starts.map((s) => s.ms));
   const rss = summarize(starts.map((s) => s.rss));
-  console.log(`\n${SDKS} SDK processes${PARALLEL ? ', started together' : ''} (each reads the snapshot once, today as with following); load average ${readFileSync('/proc/loadavg', 'utf8').trim()}`);
+  console.log(`\n${sdkCount} SDK processes${PARALLEL ? ', started together' : ''} (each reads the snapshot once, today as with following); load average ${readFileSync('/proc/loadavg', 'utf8').trim()}`);
   console.log(`  start-up             p50 ${fmt(start.p50, 0)} ms, max ${fmt(Math.max(...starts.map((s) => s.ms)), 0)} ms`);
   console.log(`  SDK RSS after start  p50 ${fmt(rss.p50 / MB, 0)} MB`);
 
@@ -249,7 +255,7 @@ try {
   // Today: a change waits for the next 30-second re-read (uniformly 0..30 s), then that read.
   const todayP50 = (SYNC_INTERVAL_S / 2) * 1000 + snap.total;
   const todayP99 = SYNC_INTERVAL_S * 0.99 * 1000 + snap.total;
-  console.log(`\nchange propagation, console → admission decision, ${SDKS} SDKs following, ${ROUNDS} rounds (credits and revocations in turn)${missed ? `, ${missed} rounds missed` : ''}`);
+  console.log(`\nchange propagation, console → admission decision, ${sdkCount} SDKs following, ${ROUNDS} rounds (credits and revocations in turn)${missed ? `, ${missed} rounds missed` : ''}`);
   console.log(`  p50 ${fmt(propagation.p50, 0)} ms   p99 ${fmt(propagation.p99, 0)} ms   goal p99 <= 1000 ms`);
   const split = (name: string, values: number[]) => {
     const s = summarize(values);
@@ -276,7 +282,7 @@ try {
   const elapsed = performance.now() - busyStart;
   const serverFollowMsPerMin = ((proc(serverPid).cpuMs - busyBefore) / elapsed) * 60_000;
   const sdkCpuAfter = await sdkCpu();
-  const perSdk = Math.max(0, serverFollowMsPerMin - serverIdleMsPerMin) / SDKS;
+  const perSdk = Math.max(0, serverFollowMsPerMin - serverIdleMsPerMin) / sdkCount;
   const sdkOwn = summarize(sdkCpuAfter.map((after, i) => ((after - sdkCpuBefore[i]!) / 1000 / elapsed) * 60_000));
   console.log(`\nidle following, ${IDLE_S} s`);
   console.log(`  server CPU per following SDK   ${fmt(perSdk, 1)} ms per minute (server ${fmt(serverFollowMsPerMin, 0)} ms/min with them, ${fmt(serverIdleMsPerMin, 0)} ms/min alone)`);

@@ -62,6 +62,7 @@ export class Meter {
   #seenFor: object | null = null;
   /** Follows changes between snapshots (null with `followChanges: false`). */
   readonly #follower: ChangeFollower | null;
+  #sweeping = false;
   /** When the last snapshot fetch that Gatehouse answered (200 or 304) started. */
   #lastSnapshotAt = -Infinity;
   /** People a fresh snapshot did not know, until when they are refused without fetching it again. */
@@ -117,7 +118,10 @@ export class Meter {
           snapshotInFlight: () => this.#syncing,
           onError,
           onAuthorizationInvalid: () => (this.#authorizationInvalid = true),
-          onApplied: (body) => this.options.onChanges?.(body.cursor),
+          onApplied: (body) => {
+            this.options.onChanges?.(body.cursor);
+            this.#sweepRemoved();
+          },
           now: this.options.now,
         })
       : null;
@@ -181,6 +185,21 @@ export class Meter {
   async #periodicSync(): Promise<void> {
     if (this.#follower?.healthy && !this.#authorizationInvalid && this.options.now() - this.#lastSnapshotAt < this.options.followingSyncIntervalMs) return;
     await this.sync();
+  }
+
+  /**
+   * Takes removed keys' entries out of the state in slices, one per turn of the event loop, after
+   * the answer that removed them is applied (MeterState.sweepRemoved): a pass over millions of
+   * keys neither delays that answer's decisions nor holds up requests for its whole length.
+   */
+  #sweepRemoved(): void {
+    if (this.#sweeping || !this.state.sweepPending) return;
+    this.#sweeping = true;
+    const step = () => {
+      if (this.state.sweepRemoved()) setImmediate(step).unref();
+      else this.#sweeping = false;
+    };
+    setImmediate(step).unref();
   }
 
   /** Fetches the snapshot now (single flight). A 401/403 marks the secret invalid until a fetch succeeds. */
@@ -266,6 +285,8 @@ export class Meter {
       entry = keys.get(hash);
       if (entry !== undefined) this.#remember(key, entry);
     }
+    // A key a followed answer removed, still in the map until the sweep takes it out.
+    if (entry !== undefined && this.state.removedKeyIds.size !== 0 && this.state.removedKeyIds.has(entry.keyId)) return this.#deny(401, 'invalid_key', null);
     // Keys of spec 4.4 carry a checksum: a mistyped key is refused without asking anyone. Keys in
     // the snapshot are Gatehouse's own, so only the others need the check.
     if (entry === undefined && PREFIXED_KEY.test(key) && !isWellFormedApiKey(key)) return this.#deny(401, 'invalid_key', null);

@@ -34,7 +34,10 @@ export interface CustomerView {
   price: number;
   quota: number | null;
   billingModel: string;
-  /** The id token usage is reported under (full shape), or null. */
+  /**
+   * The id token usage is reported under (full shape), or null; read only to make the persons'
+   * entries when a snapshot is applied, then dropped (null).
+   */
   tokenKeyId: string | null;
   /** The customer's local counts (set when the view is placed in the state). */
   local: CustomerLocal | null;
@@ -187,6 +190,18 @@ export class MeterState {
   keysToken: object = {};
   /** Where following changes resumes (the snapshot's sync_cursor, then each answer's cursor); null when the server gives none. */
   cursor: string | null = null;
+  /**
+   * Keys a followed answer removed, and customers it removed, whose entries are still in \`keys\`
+   * (and \`persons\`): admission refuses a key named here (one size check per request while there
+   * are none), and \`sweepRemoved\` takes the entries out in slices after the answer is applied.
+   * Why not at once: removals name keys by id and the map is by hash, so taking them out is a pass
+   * over every key (2 million at a million customers, seconds on a loaded machine), which held up
+   * the decision the removal was for (bench/sync-scale: the SDK's part of a revocation's
+   * propagation). An index by id would cost a second map entry per key instead.
+   */
+  removedKeyIds = new Set<string>();
+  removedCustomerIds = new Set<string>();
+  #sweep: { keys: Map<string, KeyEntry>; entries: Iterator<[string, KeyEntry]>; keyIds: Set<string>; customerIds: Set<string> } | null = null;
   /** Customers holding acknowledged charges (their local \`acked\` is not empty). */
   readonly holding = new Set<string>();
   /** When the newest snapshot fetch started: acknowledgements before it may be in its balances. */
@@ -269,6 +284,10 @@ export class MeterState {
       entry.local = customer?.local ?? this.localOf(entry.customerId);
     }
     this.keys = keys;
+    // The snapshot is newer than every followed removal: none of them is in it.
+    this.removedKeyIds = new Set();
+    this.removedCustomerIds = new Set();
+    this.#sweep = null;
     // Entries of their own, not shared with keys: the recorder keeps a bucket hint per entry, and
     // token usage goes to buckets of the customer's token_key_id.
     const tokenKeys = new Map<string, KeyEntry>();
@@ -285,6 +304,9 @@ export class MeterState {
       persons.set(m.person_id, entry);
     }
     this.persons = persons;
+    // Only the persons' entries need the token key ids (they hold them now): not kept in a view
+    // each, 48 bytes per customer, a million times.
+    for (const view of customers.values()) view.tokenKeyId = null;
     this.signin = body.signin ?? null;
     return true;
   }
@@ -375,36 +397,64 @@ export class MeterState {
       customers.set(c.id, view);
     }
     for (const b of body.balances) this.applyBalance(b);
-    const removedCustomers = new Set<string>();
     for (const id of body.removed_customers) {
       const old = customers.get(id);
       if (old) old.stale = true;
       customers.delete(id);
-      removedCustomers.add(id);
+      // Its keys' entries find no customer from now on (admission looks a stale view up again).
+      this.removedCustomerIds.add(id);
     }
     const keys = this.keys;
     let keysMoved = false;
     for (const k of body.keys) {
+      this.removedKeyIds.delete(k.id);
       const existing = keys.get(k.key_hash);
       if (existing && existing.keyId === k.id && existing.customerId === k.customer_id) continue;
       if (existing) keysMoved = true;
       const customer = customers.get(k.customer_id);
       keys.set(k.key_hash, { keyId: k.id, customerId: customer?.id ?? k.customer_id, customer, local: customer?.local ?? this.localOf(k.customer_id), metered: null, meteredFrom: null, bucket: undefined, generation: 0 });
     }
-    if (body.removed_keys.length > 0 || removedCustomers.size > 0) {
-      // Removals name keys by id, and the map is by hash: one pass over the keys per answer that
-      // removes any (an index by id would cost a second entry for every key held).
-      const removedKeys = new Set(body.removed_keys);
-      for (const [hash, entry] of keys) {
-        if (removedKeys.has(entry.keyId) || removedCustomers.has(entry.customerId)) keys.delete(hash);
-      }
-      for (const [person, entry] of this.persons) if (removedCustomers.has(entry.customerId)) this.persons.delete(person);
-      keysMoved = true;
-    }
+    for (const c of body.customers) this.removedCustomerIds.delete(c.id);
+    for (const id of body.removed_keys) this.removedKeyIds.add(id);
+    if (body.removed_keys.length > 0 || body.removed_customers.length > 0) keysMoved = true;
     if (keysMoved) this.keysToken = {};
     this.#releaseAcked(fetchStartedAt);
     this.cursor = body.cursor;
     return 'applied';
+  }
+
+  /** Whether removed keys or customers still have entries to take out (`sweepRemoved`). */
+  get sweepPending(): boolean {
+    return this.removedKeyIds.size + this.removedCustomerIds.size > 0;
+  }
+
+  /**
+   * Takes out of \`keys\` (and \`persons\`) the entries of removed keys and customers, visiting at
+   * most \`budget\` entries; true while there is more to do. A pass covers the removals known when it
+   * started; those that came during it are left for the next pass.
+   */
+  sweepRemoved(budget = 50_000): boolean {
+    if (this.#sweep === null || this.#sweep.keys !== this.keys) {
+      if (!this.sweepPending) return false;
+      this.#sweep = { keys: this.keys, entries: this.keys.entries(), keyIds: new Set(this.removedKeyIds), customerIds: new Set(this.removedCustomerIds) };
+    }
+    const sweep = this.#sweep;
+    for (let n = 0; n < budget; n++) {
+      const next = sweep.entries.next();
+      if (next.done) {
+        for (const [person, entry] of this.persons) if (sweep.customerIds.has(entry.customerId)) this.persons.delete(person);
+        for (const id of sweep.keyIds) this.removedKeyIds.delete(id);
+        for (const id of sweep.customerIds) if (!this.customers.has(id)) this.removedCustomerIds.delete(id);
+        this.#sweep = null;
+        // The meter's cache of keys by raw value may hold an entry just taken out, which admission
+        // refused by removedKeyIds until now.
+        this.keysToken = {};
+        return this.sweepPending;
+      }
+      const [hash, entry] = next.value;
+      if (sweep.keyIds.has(entry.keyId) || sweep.customerIds.has(entry.customerId)) sweep.keys.delete(hash);
+    }
+    return true;
   }
 
   /** Credit a customer can still spend: balance less every hold and unsettled charge. */
