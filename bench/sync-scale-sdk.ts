@@ -3,13 +3,28 @@
 // was applied: checked from the meter's onChanges hook), with the epoch milliseconds of it.
 //
 // argv[2] is JSON { secret, baseUrl, follow }. stdin lines: `watch <key> admitted|refused`,
-// `cpu` (answers `cpu <µs user+system>`). stdout: `ready <ms> <rss bytes>`, `turned <key> <epoch ms>`.
+// `cpu` (answers `cpu <µs user+system>`). stdout: `ready <ms> <rss bytes>`,
+// `turned <key> <epoch ms> <epoch ms the changes answer's head arrived> <longest GC pause in the last 5 s, ms>`:
+// the answer's arrival splits a propagation into the server's part (commit to answer) and the
+// SDK's (answer to decision).
 import { createInterface } from 'node:readline';
-import { performance } from 'node:perf_hooks';
+import { performance, PerformanceObserver } from 'node:perf_hooks';
 import { createMeter, type Admission } from '../packages/sdk/src/index.js';
 
 const { secret, baseUrl, follow } = JSON.parse(process.argv[2]!) as { secret: string; baseUrl: string; follow: boolean };
 const watches = new Map<string, 'admitted' | 'refused'>();
+let answerAt = 0;
+const timedFetch: typeof fetch = async (input, init) => {
+  const response = await fetch(input, init);
+  if (String(input).includes('/sdk/v1/changes')) answerAt = Date.now();
+  return response;
+};
+const pauses: { at: number; ms: number }[] = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) pauses.push({ at: Date.now(), ms: entry.duration });
+  while (pauses.length > 100) pauses.shift();
+}).observe({ entryTypes: ['gc'] });
+const longestPause = () => Math.max(0, ...pauses.filter((p) => p.at > Date.now() - 5_000).map((p) => p.ms));
 
 function check() {
   for (const [key, want] of watches) {
@@ -18,13 +33,13 @@ function check() {
     if (decision.ok) decision.finish(404); // not billable: the probe charges nothing
     if ((decision.ok ? 'admitted' : 'refused') === want) {
       watches.delete(key);
-      process.stdout.write(`turned ${key} ${Date.now()}\n`);
+      process.stdout.write(`turned ${key} ${Date.now()} ${answerAt} ${longestPause().toFixed(0)}\n`);
     }
   }
 }
 
 const started = performance.now();
-const meter = createMeter({ secret, baseUrl, journalDir: null, followChanges: follow, onChanges: check, onError: (e) => process.stderr.write(`sdk: ${e.message}\n`) });
+const meter = createMeter({ secret, baseUrl, journalDir: null, followChanges: follow, fetch: timedFetch, onChanges: check, onError: (e) => process.stderr.write(`sdk: ${e.message}\n`) });
 await meter.ready;
 const readyMs = performance.now() - started;
 (globalThis as { gc?: () => void }).gc?.();

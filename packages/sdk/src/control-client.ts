@@ -1,5 +1,7 @@
 import type { ChangesBody, SnapshotBody, UsageItem, UsageResult, VerifyBody, WireBalance } from '@gatehouse/protocol';
 import type { ResolvedOptions } from './options.js';
+import { SnapshotParser } from './snapshot-reader.js';
+import { PreparedSnapshot, type SnapshotHead } from './state.js';
 
 /**
  * The secret was refused (401/403): authoritative, never retried (wire protocol section 1). Its
@@ -62,6 +64,33 @@ function parseChanges(text: string): ChangesBody {
 }
 
 /**
+ * A snapshot read as it arrives, each customer, key and member turned into the state's record as
+ * soon as it is complete (snapshot-reader.ts): neither its whole text nor its parsed tree is held.
+ */
+async function readSnapshot(response: Response): Promise<PreparedSnapshot> {
+  const prepared = new PreparedSnapshot();
+  const parser = new SnapshotParser({
+    element(field, value) {
+      if (field === 'customers') prepared.customer(value as SnapshotBody['customers'][number]);
+      else if (field === 'keys') prepared.key(value as SnapshotBody['keys'][number]);
+      else prepared.member(value as NonNullable<SnapshotBody['members']>[number]);
+    },
+  });
+  const decoder = new TextDecoder();
+  if (response.body) for await (const chunk of response.body) parser.write(decoder.decode(chunk, { stream: true }));
+  parser.write(decoder.decode());
+  const head = parser.end() as Partial<SnapshotHead> & Record<string, unknown>;
+  if (typeof head.generated_at !== 'string' || typeof head.platform_period_end !== 'string' || !Array.isArray(head.billable_status_codes)) {
+    throw new SyntaxError('snapshot in an unexpected shape');
+  }
+  delete head.customers;
+  delete head.keys;
+  delete head.members;
+  prepared.head = head as SnapshotHead;
+  return prepared;
+}
+
+/**
  * A snapshot's head must come within `requestTimeoutMs`, its whole body within this: a streamed
  * snapshot of a million customers takes tens of seconds to read, far past the 5 s of other calls
  * (which then never let a large API's SDK start; seen in bench/sync-scale at 100,000 customers).
@@ -79,8 +108,8 @@ export class ControlClient {
     path: string,
     body?: unknown,
     headers: Record<string, string> = {},
-    call: { headTimeoutMs?: number; timeoutMs?: number; signal?: AbortSignal } = {},
-  ): Promise<{ status: number; text: string; headers: Headers }> {
+    call: { headTimeoutMs?: number; timeoutMs?: number; signal?: AbortSignal; read?: (response: Response) => Promise<unknown> } = {},
+  ): Promise<{ status: number; text: string; headers: Headers; read?: unknown }> {
     let lastError: Error = new TransientError('not attempted');
     for (let attempt = 0; attempt < 3; attempt++) {
       if (attempt > 0) await sleep(250 * 2 ** (attempt - 1));
@@ -109,13 +138,18 @@ export class ControlClient {
       } finally {
         clearTimeout(headTimer);
       }
-      let text: string;
+      let text = '';
+      let read: unknown;
       try {
-        text = await response.text();
+        // A 200 with `read` is consumed by it as it arrives (the snapshot); anything else as text.
+        if (call.read && response.status === 200) read = await call.read(response);
+        else text = await response.text();
       } catch (error) {
+        if (error instanceof SyntaxError) throw error; // malformed JSON: the same again on a retry
         lastError = new TransientError(`${method} ${path}: ${(error as Error).message}`);
         continue;
       }
+      if (read !== undefined) return { status: response.status, text, headers: response.headers, read };
       if (response.status === 410 && path.startsWith('/sdk/v1/changes')) throw new CursorExpiredError(`${method} ${path.split('?')[0]}: HTTP 410, the cursor has expired`);
       if (response.status === 401 || response.status === 403) throw new AuthorizationError(this.options.baseUrl, `${method} ${path.split('?')[0]}`, response.status);
       if (response.status === 429 || response.status >= 500) {
@@ -132,10 +166,14 @@ export class ControlClient {
   }
 
   /** The snapshot in the spec's full shape, or null when `etag` is still current (304). */
-  async snapshot(etag: string | null): Promise<{ body: SnapshotBody; etag: string | null } | null> {
-    const answer = await this.#call('GET', '/sdk/v1/snapshot?shape=full', undefined, etag ? { 'if-none-match': etag } : {}, { headTimeoutMs: this.options.requestTimeoutMs, timeoutMs: Math.max(SNAPSHOT_TIMEOUT_MS, this.options.requestTimeoutMs) });
+  async snapshot(etag: string | null): Promise<{ body: PreparedSnapshot; etag: string | null } | null> {
+    const answer = await this.#call('GET', '/sdk/v1/snapshot?shape=full', undefined, etag ? { 'if-none-match': etag } : {}, {
+      headTimeoutMs: this.options.requestTimeoutMs,
+      timeoutMs: Math.max(SNAPSHOT_TIMEOUT_MS, this.options.requestTimeoutMs),
+      read: readSnapshot,
+    });
     if (answer.status === 304) return null;
-    return { body: JSON.parse(answer.text) as SnapshotBody, etag: answer.headers.get('etag') };
+    return { body: answer.read as PreparedSnapshot, etag: answer.headers.get('etag') };
   }
 
   async verify(keyHash: string): Promise<VerifyBody> {

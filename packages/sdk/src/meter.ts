@@ -62,6 +62,7 @@ export class Meter {
   #seenFor: object | null = null;
   /** Follows changes between snapshots (null with `followChanges: false`). */
   readonly #follower: ChangeFollower | null;
+  #sweeping = false;
   /** When the last snapshot fetch that Gatehouse answered (200 or 304) started. */
   #lastSnapshotAt = -Infinity;
   /** People a fresh snapshot did not know, until when they are refused without fetching it again. */
@@ -117,7 +118,10 @@ export class Meter {
           snapshotInFlight: () => this.#syncing,
           onError,
           onAuthorizationInvalid: () => (this.#authorizationInvalid = true),
-          onApplied: (body) => this.options.onChanges?.(body.cursor),
+          onApplied: (body) => {
+            this.options.onChanges?.(body.cursor);
+            this.#sweepRemoved();
+          },
           now: this.options.now,
         })
       : null;
@@ -183,6 +187,21 @@ export class Meter {
     await this.sync();
   }
 
+  /**
+   * Takes removed keys' entries out of the state in slices, one per turn of the event loop, after
+   * the answer that removed them is applied (MeterState.sweepRemoved): a pass over millions of
+   * keys neither delays that answer's decisions nor holds up requests for its whole length.
+   */
+  #sweepRemoved(): void {
+    if (this.#sweeping || !this.state.sweepPending) return;
+    this.#sweeping = true;
+    const step = () => {
+      if (this.state.sweepRemoved()) setImmediate(step).unref();
+      else this.#sweeping = false;
+    };
+    setImmediate(step).unref();
+  }
+
   /** Fetches the snapshot now (single flight). A 401/403 marks the secret invalid until a fetch succeeds. */
   sync(): Promise<void> {
     this.#syncing ??= (async () => {
@@ -196,8 +215,8 @@ export class Meter {
           this.state.confirmedAt = startedAt; // 304: what we hold is current as of the request
           return;
         }
-        if (this.state.apply(fetched.body, startedAt, this.options.now())) {
-          this.state.confirmedAt = Date.parse(fetched.body.generated_at);
+        if (this.state.applyPrepared(fetched.body, startedAt, this.options.now())) {
+          this.state.confirmedAt = Date.parse(fetched.body.head!.generated_at);
           this.#etag = fetched.etag;
         }
       } catch (error) {
@@ -266,6 +285,8 @@ export class Meter {
       entry = keys.get(hash);
       if (entry !== undefined) this.#remember(key, entry);
     }
+    // A key a followed answer removed, still in the map until the sweep takes it out.
+    if (entry !== undefined && this.state.removedKeyIds.size !== 0 && this.state.removedKeyIds.has(entry.keyId)) return this.#deny(401, 'invalid_key', null);
     // Keys of spec 4.4 carry a checksum: a mistyped key is refused without asking anyone. Keys in
     // the snapshot are Gatehouse's own, so only the others need the check.
     if (entry === undefined && PREFIXED_KEY.test(key) && !isWellFormedApiKey(key)) return this.#deny(401, 'invalid_key', null);
@@ -443,7 +464,7 @@ export class Meter {
     // quota or credit use up the rate, so a customer refused 402 got 429 on its next request.
     let rateTat: number | null = null;
     if (customer.rps > 0) {
-      const checked = gcraCheck(local.gcra, customer.rps, now);
+      const checked = gcraCheck(local, customer.rps, now);
       if (!checked.ok) return this.#deny(429, 'rate_limited', customer.id, { 'retry-after': secondsUntil(checked.retryAfterMs) });
       rateTat = checked.tat;
     }
@@ -456,7 +477,7 @@ export class Meter {
     const hold = customer.billingModel !== 'none' && customer.price > 0 ? customer.price : 0;
     if (hold > 0 && this.state.available(customer, local) < hold) return this.#deny(402, 'insufficient_credit', customer.id);
     // Everything is checked before anything is taken, so a refusal reserves nothing.
-    if (rateTat !== null) local.gcra.tat = rateTat;
+    if (rateTat !== null) local.tat = rateTat;
     local.monthCount += 1;
     platform.count += 1;
     local.inflightMicro += hold;

@@ -1,4 +1,4 @@
-import type { ChangesBody, SnapshotBody, WireBalance, WireCustomer, WireSignin } from '@gatehouse/protocol';
+import type { ChangesBody, SnapshotBody, WireBalance, WireCustomer, WireKey, WireMember, WireSignin } from '@gatehouse/protocol';
 import type { MeteredCustomer } from './decision.js';
 import type { Gcra } from './rate-limiter.js';
 import type { BucketHint } from './usage/recorder.js';
@@ -34,7 +34,10 @@ export interface CustomerView {
   price: number;
   quota: number | null;
   billingModel: string;
-  /** The id token usage is reported under (full shape), or null. */
+  /**
+   * The id token usage is reported under (full shape), or null; read only to make the persons'
+   * entries when a snapshot is applied, then dropped (null).
+   */
   tokenKeyId: string | null;
   /** The customer's local counts (set when the view is placed in the state). */
   local: CustomerLocal | null;
@@ -46,20 +49,23 @@ export interface CustomerView {
   stale: boolean;
 }
 
-/** What this process adds to a customer between snapshots: counts, rate state and credit holds. */
-export interface CustomerLocal {
+/**
+ * What this process adds to a customer between snapshots: counts, rate state (it is its own Gcra:
+ * `tat`, so no second object per customer) and credit holds.
+ */
+export interface CustomerLocal extends Gcra {
   /** Requests admitted this period, floored by the snapshot's month_requests. */
   monthCount: number;
-  gcra: Gcra;
   /** Prices held by requests admitted and not finished. */
   inflightMicro: number;
   /** Charges recorded and not yet acknowledged by Gatehouse. */
   unackedMicro: number;
   /**
    * Charges acknowledged, kept until a snapshot fetched after the acknowledgement shows them: one
-   * entry per sync, not per acknowledgement (see `acknowledge`).
+   * entry per sync, not per acknowledgement (see `acknowledge`). null while there are none: most
+   * customers never hold one, and an empty array each is 16 bytes times a million.
    */
-  acked: AckedCharge[];
+  acked: AckedCharge[] | null;
   /** The sum of `acked`: admission reads it on every request, and the list grows with every delivery between syncs. */
   ackedMicro: number;
 }
@@ -76,10 +82,17 @@ export interface AckedCharge {
   seq: number | undefined;
 }
 
+/**
+ * The same string object for every customer's status and billing model: JSON.parse makes a new
+ * string for each value it reads, and a view keeps what it is given.
+ */
+const STATUSES: Record<string, WireCustomer['status']> = { active: 'active', suspended: 'suspended', pending: 'pending' };
+const MODELS: Record<string, string> = { payg: 'payg', subscription: 'subscription', none: 'none' };
+
 export function toView(c: WireCustomer): CustomerView {
   return {
     id: c.id,
-    status: c.status,
+    status: STATUSES[c.status] ?? c.status,
     balance: c.credit_balance_micro,
     balanceSeq: c.balance_seq ?? 0,
     monthRequests: c.month_requests,
@@ -88,11 +101,55 @@ export function toView(c: WireCustomer): CustomerView {
     rps: c.effective.rps,
     price: c.effective.price_per_request_micro,
     quota: c.effective.monthly_quota ?? null,
-    billingModel: c.effective.billing_model,
+    billingModel: MODELS[c.effective.billing_model] ?? c.effective.billing_model,
     tokenKeyId: c.token_key_id ?? null,
     local: null,
     stale: false,
   };
+}
+
+/** A snapshot's top fields: everything but its arrays. */
+export type SnapshotHead = Omit<SnapshotBody, 'customers' | 'keys' | 'members'>;
+
+/** Placeholder until a prepared key entry is placed in the state (applyPrepared sets the real one). */
+const NO_LOCAL = { tat: 0, monthCount: 0, inflightMicro: 0, unackedMicro: 0, acked: null, ackedMicro: 0 } as CustomerLocal;
+
+/**
+ * A snapshot turned into the state's own records as it was read (see snapshot-reader.ts): the
+ * wire records are dropped one by one, so at no time does a process hold the snapshot's text or
+ * its parsed tree beside the state it becomes.
+ */
+export class PreparedSnapshot {
+  readonly customers = new Map<string, CustomerView>();
+  readonly keys = new Map<string, KeyEntry>();
+  readonly members: WireMember[] = [];
+  head: SnapshotHead | null = null;
+
+  customer(c: WireCustomer): void {
+    this.customers.set(c.id, toView(c));
+  }
+
+  key(k: WireKey): void {
+    // The customer's own id string when the customer came first (as Gatehouse writes them), not a
+    // copy per key.
+    const customerId = this.customers.get(k.customer_id)?.id ?? k.customer_id;
+    this.keys.set(k.key_hash, { keyId: k.id, customerId, customer: undefined, local: NO_LOCAL, metered: null, meteredFrom: null, bucket: undefined, generation: 0 });
+  }
+
+  member(m: WireMember): void {
+    this.members.push({ person_id: m.person_id, customer_id: this.customers.get(m.customer_id)?.id ?? m.customer_id });
+  }
+
+  /** A body already parsed whole (tests, and callers holding one). */
+  static of(body: SnapshotBody): PreparedSnapshot {
+    const prepared = new PreparedSnapshot();
+    const { customers, keys, members, ...head } = body;
+    for (const c of customers) prepared.customer(c);
+    for (const k of keys) prepared.key(k);
+    for (const m of members ?? []) prepared.member(m);
+    prepared.head = head;
+    return prepared;
+  }
 }
 
 /** What applying a changes answer found: `resnapshot` when only a snapshot can bring the state up to date. */
@@ -133,6 +190,18 @@ export class MeterState {
   keysToken: object = {};
   /** Where following changes resumes (the snapshot's sync_cursor, then each answer's cursor); null when the server gives none. */
   cursor: string | null = null;
+  /**
+   * Keys a followed answer removed, and customers it removed, whose entries are still in \`keys\`
+   * (and \`persons\`): admission refuses a key named here (one size check per request while there
+   * are none), and \`sweepRemoved\` takes the entries out in slices after the answer is applied.
+   * Why not at once: removals name keys by id and the map is by hash, so taking them out is a pass
+   * over every key (2 million at a million customers, seconds on a loaded machine), which held up
+   * the decision the removal was for (bench/sync-scale: the SDK's part of a revocation's
+   * propagation). An index by id would cost a second map entry per key instead.
+   */
+  removedKeyIds = new Set<string>();
+  removedCustomerIds = new Set<string>();
+  #sweep: { keys: Map<string, KeyEntry>; entries: Iterator<[string, KeyEntry]>; keyIds: Set<string>; customerIds: Set<string> } | null = null;
   /** Customers holding acknowledged charges (their local \`acked\` is not empty). */
   readonly holding = new Set<string>();
   /** When the newest snapshot fetch started: acknowledgements before it may be in its balances. */
@@ -154,7 +223,7 @@ export class MeterState {
   localOf(customerId: string): CustomerLocal {
     let local = this.local.get(customerId);
     if (!local) {
-      local = { monthCount: 0, gcra: { tat: 0 }, inflightMicro: 0, unackedMicro: 0, acked: [], ackedMicro: 0 };
+      local = { tat: 0, monthCount: 0, inflightMicro: 0, unackedMicro: 0, acked: null, ackedMicro: 0 };
       this.local.set(customerId, local);
     }
     return local;
@@ -166,6 +235,12 @@ export class MeterState {
    * already has that debit in its balance.
    */
   apply(body: SnapshotBody, fetchStartedAt: number, now: number): boolean {
+    return this.applyPrepared(PreparedSnapshot.of(body), fetchStartedAt, now);
+  }
+
+  /** `apply` for a snapshot already turned into records as it was read (the SDK's own path). */
+  applyPrepared(prepared: PreparedSnapshot, fetchStartedAt: number, now: number): boolean {
+    const body = prepared.head!;
     const generatedAt = Date.parse(body.generated_at);
     if (!(generatedAt > this.generatedAt)) return false;
     const periodEnd = Date.parse(body.platform_period_end);
@@ -185,17 +260,15 @@ export class MeterState {
     this.tenantId = body.tenant_id;
     this.tenantStatus = body.tenant_status ?? 'active';
     this.fetchStartedAt = fetchStartedAt;
-    const customers = new Map<string, CustomerView>();
+    const customers = prepared.customers;
     const previous = this.customers;
-    for (const c of body.customers) {
-      const view = toView(c);
-      const old = previous.get(c.id);
+    for (const view of customers.values()) {
+      const old = previous.get(view.id);
       if (old) {
         old.stale = true;
         keepNewerBalance(view, old);
       }
-      customers.set(c.id, view);
-      const local = this.localOf(c.id);
+      const local = this.localOf(view.id);
       view.local = local;
       local.monthCount = newPeriod ? view.monthRequests : Math.max(local.monthCount, view.monthRequests);
     }
@@ -204,17 +277,22 @@ export class MeterState {
     this.#releaseAcked(fetchStartedAt);
     this.cursor = typeof body.sync_cursor === 'string' && CURSOR.test(body.sync_cursor) ? body.sync_cursor : null;
     this.keysToken = {};
-    const keys = new Map<string, KeyEntry>();
-    for (const k of body.keys) {
-      const customer = customers.get(k.customer_id);
-      keys.set(k.key_hash, { keyId: k.id, customerId: k.customer_id, customer, local: customer?.local ?? this.localOf(k.customer_id), metered: null, meteredFrom: null, bucket: undefined, generation: 0 });
+    const keys = prepared.keys;
+    for (const entry of keys.values()) {
+      const customer = customers.get(entry.customerId);
+      entry.customer = customer;
+      entry.local = customer?.local ?? this.localOf(entry.customerId);
     }
     this.keys = keys;
+    // The snapshot is newer than every followed removal: none of them is in it.
+    this.removedKeyIds = new Set();
+    this.removedCustomerIds = new Set();
+    this.#sweep = null;
     // Entries of their own, not shared with keys: the recorder keeps a bucket hint per entry, and
     // token usage goes to buckets of the customer's token_key_id.
     const tokenKeys = new Map<string, KeyEntry>();
     const persons = new Map<string, KeyEntry>();
-    for (const m of body.members ?? []) {
+    for (const m of prepared.members) {
       const customer = customers.get(m.customer_id);
       const keyId = customer?.tokenKeyId;
       if (!customer || !keyId) continue;
@@ -226,6 +304,9 @@ export class MeterState {
       persons.set(m.person_id, entry);
     }
     this.persons = persons;
+    // Only the persons' entries need the token key ids (they hold them now): not kept in a view
+    // each, 48 bytes per customer, a million times.
+    for (const view of customers.values()) view.tokenKeyId = null;
     this.signin = body.signin ?? null;
     return true;
   }
@@ -243,12 +324,13 @@ export class MeterState {
     // after the later one shows them all. Merged under the latest time (and the highest seq), so
     // the entry is kept as long as any of them must be, and the list grows by one per sync, not
     // one per delivery.
-    const last = local.acked[local.acked.length - 1];
+    const acked = (local.acked ??= []);
+    const last = acked[acked.length - 1];
     if (last && last.at >= this.lastFetchStart && (last.seq === undefined) === (seq === undefined)) {
       last.amount += amount;
       last.at = Math.max(last.at, at);
       if (seq !== undefined) last.seq = Math.max(last.seq!, seq);
-    } else local.acked.push({ amount, at, seq });
+    } else acked.push({ amount, at, seq });
     local.ackedMicro += amount;
     this.holding.add(customerId);
   }
@@ -260,14 +342,15 @@ export class MeterState {
   #releaseAcked(fetchStartedAt: number | null, only?: Iterable<string>): void {
     for (const id of only ?? [...this.holding]) {
       const local = this.local.get(id);
-      if (!local || local.acked.length === 0) {
+      if (!local || local.acked === null || local.acked.length === 0) {
+        if (local) local.acked = null;
         this.holding.delete(id);
         continue;
       }
       const seen = this.customers.get(id)?.balanceSeq ?? -1;
       const kept = local.acked.filter((a) => (a.seq === undefined ? fetchStartedAt === null || a.at >= fetchStartedAt : a.seq > seen));
       if (kept.length === local.acked.length) continue;
-      local.acked = kept;
+      local.acked = kept.length === 0 ? null : kept;
       local.ackedMicro = kept.reduce((sum, a) => sum + a.amount, 0);
       if (kept.length === 0) this.holding.delete(id);
     }
@@ -314,36 +397,64 @@ export class MeterState {
       customers.set(c.id, view);
     }
     for (const b of body.balances) this.applyBalance(b);
-    const removedCustomers = new Set<string>();
     for (const id of body.removed_customers) {
       const old = customers.get(id);
       if (old) old.stale = true;
       customers.delete(id);
-      removedCustomers.add(id);
+      // Its keys' entries find no customer from now on (admission looks a stale view up again).
+      this.removedCustomerIds.add(id);
     }
     const keys = this.keys;
     let keysMoved = false;
     for (const k of body.keys) {
+      this.removedKeyIds.delete(k.id);
       const existing = keys.get(k.key_hash);
       if (existing && existing.keyId === k.id && existing.customerId === k.customer_id) continue;
       if (existing) keysMoved = true;
       const customer = customers.get(k.customer_id);
-      keys.set(k.key_hash, { keyId: k.id, customerId: k.customer_id, customer, local: customer?.local ?? this.localOf(k.customer_id), metered: null, meteredFrom: null, bucket: undefined, generation: 0 });
+      keys.set(k.key_hash, { keyId: k.id, customerId: customer?.id ?? k.customer_id, customer, local: customer?.local ?? this.localOf(k.customer_id), metered: null, meteredFrom: null, bucket: undefined, generation: 0 });
     }
-    if (body.removed_keys.length > 0 || removedCustomers.size > 0) {
-      // Removals name keys by id, and the map is by hash: one pass over the keys per answer that
-      // removes any (an index by id would cost a second entry for every key held).
-      const removedKeys = new Set(body.removed_keys);
-      for (const [hash, entry] of keys) {
-        if (removedKeys.has(entry.keyId) || removedCustomers.has(entry.customerId)) keys.delete(hash);
-      }
-      for (const [person, entry] of this.persons) if (removedCustomers.has(entry.customerId)) this.persons.delete(person);
-      keysMoved = true;
-    }
+    for (const c of body.customers) this.removedCustomerIds.delete(c.id);
+    for (const id of body.removed_keys) this.removedKeyIds.add(id);
+    if (body.removed_keys.length > 0 || body.removed_customers.length > 0) keysMoved = true;
     if (keysMoved) this.keysToken = {};
     this.#releaseAcked(fetchStartedAt);
     this.cursor = body.cursor;
     return 'applied';
+  }
+
+  /** Whether removed keys or customers still have entries to take out (`sweepRemoved`). */
+  get sweepPending(): boolean {
+    return this.removedKeyIds.size + this.removedCustomerIds.size > 0;
+  }
+
+  /**
+   * Takes out of \`keys\` (and \`persons\`) the entries of removed keys and customers, visiting at
+   * most \`budget\` entries; true while there is more to do. A pass covers the removals known when it
+   * started; those that came during it are left for the next pass.
+   */
+  sweepRemoved(budget = 50_000): boolean {
+    if (this.#sweep === null || this.#sweep.keys !== this.keys) {
+      if (!this.sweepPending) return false;
+      this.#sweep = { keys: this.keys, entries: this.keys.entries(), keyIds: new Set(this.removedKeyIds), customerIds: new Set(this.removedCustomerIds) };
+    }
+    const sweep = this.#sweep;
+    for (let n = 0; n < budget; n++) {
+      const next = sweep.entries.next();
+      if (next.done) {
+        for (const [person, entry] of this.persons) if (sweep.customerIds.has(entry.customerId)) this.persons.delete(person);
+        for (const id of sweep.keyIds) this.removedKeyIds.delete(id);
+        for (const id of sweep.customerIds) if (!this.customers.has(id)) this.removedCustomerIds.delete(id);
+        this.#sweep = null;
+        // The meter's cache of keys by raw value may hold an entry just taken out, which admission
+        // refused by removedKeyIds until now.
+        this.keysToken = {};
+        return this.sweepPending;
+      }
+      const [hash, entry] = next.value;
+      if (sweep.keyIds.has(entry.keyId) || sweep.customerIds.has(entry.customerId)) sweep.keys.delete(hash);
+    }
+    return true;
   }
 
   /** Credit a customer can still spend: balance less every hold and unsettled charge. */

@@ -75,6 +75,16 @@ test('removed keys and customers leave the maps and change the keys token; a rep
   assert.equal(state.keysToken, token, 'no key left: what admission remembered stays');
   state.applyChanges(changes('12', { removed_keys: ['k0'], removed_customers: ['c2'] }), 1_200);
   assert.notEqual(state.keysToken, token);
+  // Refused from the answer on (admission reads removedKeyIds; c2's keys find no customer), and
+  // taken out of the map by the sweep the meter runs after the answer.
+  assert.equal(state.removedKeyIds.has('k0'), true);
+  assert.equal(state.sweepPending, true);
+  const before = state.keysToken;
+  while (state.sweepRemoved(1)) {
+    // one entry a slice
+  }
+  assert.equal(state.sweepPending, false);
+  assert.notEqual(state.keysToken, before, 'the cache of keys by raw value is dropped once the entries are out');
   assert.equal(state.keys.size, 0);
   assert.equal(state.customers.has('c2'), false);
   assert.equal(state.cursor, '12');
