@@ -5,6 +5,7 @@
 // in-process issuer knows), on 'cpu' with the CPU time it has used, and on 'stop' with what the
 // meter admitted and reported.
 import { mkdtempSync, rmSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -27,6 +28,7 @@ export type ServerMessage =
   | { type: 'listening'; port: number; headers: Record<string, string>[] }
   | { type: 'cpu'; micros: number; introspections: number }
   | { type: 'warmed'; introspections: number }
+  | { type: 'profiled'; profile: string }
   | { type: 'stopped'; admitted: number; denied: number; reported: number; errors: string[] };
 
 const [kind, variant] = process.argv.slice(2) as [ServerKind, Variant];
@@ -77,6 +79,7 @@ if (kind === 'node') {
   close = () => app.close();
 }
 
+let profiler: Session | undefined;
 const send = (message: ServerMessage) => new Promise<void>((resolve) => process.send!(message, () => resolve()));
 process.on('disconnect', () => process.exit());
 process.on('message', async (message) => {
@@ -91,6 +94,22 @@ process.on('message', async (message) => {
     const before = verifier?.metrics().introspections ?? 0;
     if (verifier) for (const key of endUserKeys) await verifier.check({ authorization: `Bearer ${key}`, clientAddress: '127.0.0.1', scopes: ['read:weather'] });
     await send({ type: 'warmed', introspections: (verifier?.metrics().introspections ?? 0) - before });
+    return;
+  }
+  if (message === 'profile-start') {
+    // V8's sampling profiler over the timed load only (start-up and warm-up left out).
+    profiler ??= new Session();
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.setSamplingInterval', { interval: 100 });
+    await profiler.post('Profiler.start');
+    await send({ type: 'profiled', profile: '' });
+    return;
+  }
+  if (message === 'profile-stop') {
+    const { profile } = await profiler!.post('Profiler.stop');
+    profiler!.disconnect();
+    await send({ type: 'profiled', profile: JSON.stringify(profile) });
     return;
   }
   if (message !== 'stop') return;

@@ -21,13 +21,17 @@
 // inside the server process: its own small share of CPU counts against the SDK. Latency is taken
 // per response (autocannon's histogram keeps whole milliseconds only); the server's CPU time per
 // request is read from its process, and unlike requests per second it does not depend on how fast
-// the load generator is.
+// the load generator is, so each variant's CPU per request over the bare server's of the same
+// trio is printed beside the rps ratio. The verifier's answers are kept fresh between runs (see
+// KEEP_FRESH): its timed runs measure the cached path, and the introspections they still made are
+// printed.
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import type { ServerKind, ServerMessage, Variant } from './sdk-http-server.js';
 import { buildSdk, fmt, median } from './sdk-support.js';
+import { cpuShares, type CpuProfile, type Owner } from './cpu-profile-share.js';
 
 const SECONDS = Number(process.env.BENCH_HTTP_SECONDS ?? 1);
 const WARMUP_SECONDS = Number(process.env.BENCH_HTTP_WARMUP_SECONDS ?? 5);
@@ -43,6 +47,14 @@ const CONNECTIONS = 10;
  * in timed runs are printed, and BENCH_HTTP_KEEP_FRESH=0 measures the other workload.
  */
 const KEEP_FRESH = process.env.BENCH_HTTP_KEEP_FRESH !== '0';
+/**
+ * Seconds of load per server under V8's profiler (0: not profiled). Requests per second of a
+ * hello world measure the machine when other work shares it; the SDK's share of the server's own
+ * CPU samples does not depend on how fast that CPU is today: at s % of a request's CPU, a server
+ * bound by its CPU keeps 100 - s % of its rate. Profiled separately from the timed runs (the
+ * profiler slows what it samples).
+ */
+const PROFILE_SECONDS = Number(process.env.BENCH_HTTP_PROFILE_SECONDS ?? 5);
 
 interface Run {
   rps: number;
@@ -135,6 +147,19 @@ async function measure(server: Server): Promise<Run> {
   return { ...loaded, cpuUs: (after.micros - before.micros) / loaded.requests, introspections: after.introspections - before.introspections };
 }
 
+async function profiled(server: Server): Promise<{ profile: CpuProfile; requests: number }> {
+  await keepFresh(server);
+  const started = nextMessage(server.child, 'profiled');
+  server.child.send('profile-start');
+  await started;
+  const { requests } = await load(server.port, server.headers, PROFILE_SECONDS);
+  const stopped = nextMessage(server.child, 'profiled');
+  server.child.send('profile-stop');
+  const message = await stopped;
+  if (message.type !== 'profiled') throw new Error('unexpected message');
+  return { profile: JSON.parse(message.profile) as CpuProfile, requests };
+}
+
 async function stopServer(server: Server): Promise<void> {
   const stopped = nextMessage(server.child, 'stopped');
   server.child.send('stop');
@@ -192,6 +217,23 @@ for (const [kind, label] of [['node', 'node:http, withMeter / verify'], ['fastif
           cpuRatios[variants[v]![0]].push((100 * cpu[v]!) / cpu[0]!);
         }
       }
+    }
+    if (PROFILE_SECONDS > 0) {
+      // Each variant's first process, profiled under the same load once the rounds are done.
+      console.log(`\n${label}: where each server's CPU went over ${PROFILE_SECONDS} s of load under V8's profiler (load average ${loadavg().map((l) => fmt(l, 1)).join(' ')})`);
+      console.log(`  ${''.padEnd(24)}   SDK %  handler %  framework %  fake Gatehouse %  GC %  rest %   SDK us/req (of)`);
+      for (const [v, [variant, name]] of variants.entries()) {
+        const server = trios[0]![v]!;
+        const { profile, requests } = await profiled(server);
+        const shares = cpuShares(profile);
+        const pct = (owner: Owner) => fmt((100 * shares.us[owner]) / shares.totalUs, 2);
+        console.log(
+          `  ${name.padEnd(24)} ${pct('sdk').padStart(7)} ${pct('handler').padStart(10)} ${pct('framework').padStart(12)} ${pct('fake').padStart(17)} ${pct('gc').padStart(5)} ${pct('rest').padStart(7)}` +
+            `   ${fmt(shares.us.sdk / requests, 2)} (${fmt(shares.totalUs / requests, 1)})`,
+        );
+        if (variant !== 'bare') console.log(`    SDK, most self time: ${shares.sdkTop.slice(0, 6).map(([fn, us]) => `${fn} ${fmt((100 * us) / shares.totalUs, 2)} %`).join('; ')}`);
+      }
+      console.log('  SDK %: the share of the server\'s CPU samples in the SDK\'s code and what it called (GC left out: "GC %" is every owner\'s); goal: <= 5 %, what keeps >= 95 % of the bare rate on a CPU-bound server');
     }
   } finally {
     for (const server of trios.flat()) await stopServer(server);
