@@ -64,9 +64,37 @@ export type GuardedAdmission = Admission & { token?: VerifiedToken; principal?: 
 const WELL_KNOWN = '/.well-known/oauth-protected-resource';
 const RETRY_5 = { 'retry-after': '5' };
 
-/** RFC 6750 2.1: `Authorization: Bearer <token>`, the scheme compared case-insensitively. */
+const BEARER = /^Bearer +(\S+) *$/i;
+
+/**
+ * RFC 6750 2.1: `Authorization: Bearer <token>`, the scheme compared case-insensitively. Every
+ * request a verifier judges comes here: the usual header (the scheme, one space, a token of
+ * printable ASCII) is read by hand, without the regular expression's match array; anything else
+ * goes to the expression, which alone decides what it accepts.
+ */
 export function bearerToken(authorization: string | null | undefined): string | undefined {
-  return authorization ? /^Bearer +(\S+) *$/i.exec(authorization)?.[1] : undefined;
+  if (!authorization) return undefined;
+  const length = authorization.length;
+  // "Bearer " in any case: 0x20 sets the lower-case bit of each letter.
+  if (
+    length > 7 &&
+    authorization.charCodeAt(6) === 32 &&
+    (authorization.charCodeAt(0) | 0x20) === 98 &&
+    (authorization.charCodeAt(1) | 0x20) === 101 &&
+    (authorization.charCodeAt(2) | 0x20) === 97 &&
+    (authorization.charCodeAt(3) | 0x20) === 114 &&
+    (authorization.charCodeAt(4) | 0x20) === 101 &&
+    (authorization.charCodeAt(5) | 0x20) === 114
+  ) {
+    let i = 7;
+    for (; i < length; i++) {
+      const c = authorization.charCodeAt(i);
+      // Printable ASCII other than the space is never \s; anything else is left to the expression.
+      if (c < 0x21 || c > 0x7e) break;
+    }
+    if (i === length) return authorization.slice(7);
+  }
+  return BEARER.exec(authorization)?.[1];
 }
 
 const quoted = (value: string) => `"${value.replace(/[\\"]/g, '\\$&')}"`;
