@@ -44,11 +44,14 @@ function pgliteStartingPoint() {
       readFile(join(dist, 'initdb.wasm')),
       readFile(join(dist, 'pglite.data')),
     ]);
+    // The server's TypeScript settings have no DOM or WebAssembly types; PGlite's own say what it takes.
+    type Artifacts = NonNullable<DatabaseOptions['pgliteArtifacts']>;
+    const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<Artifacts['pgliteWasmModule']> } }).WebAssembly;
     return {
       ...(dump ? { dump: new Blob([dump]) } : {}),
       artifacts: {
-        pgliteWasmModule: await WebAssembly.compile(pgliteWasm),
-        initdbWasmModule: await WebAssembly.compile(initdbWasm),
+        pgliteWasmModule: await wasm.compile(pgliteWasm),
+        initdbWasmModule: await wasm.compile(initdbWasm),
         fsBundle: new Blob([bundle]),
       },
     };

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
+import type { PGliteOptions } from '@electric-sql/pglite';
 import type { MailTables } from '../mail/tables.js';
 import { parseInt8 } from '../money.js';
 import { PGliteDialect } from './pglite-dialect.js';
@@ -48,7 +49,7 @@ export interface DatabaseOptions {
    * PGlite's WebAssembly, compiled, and its file bundle: a process that opens many databases (a
    * test process running several files) compiles and reads them once instead of at every open.
    */
-  pgliteArtifacts?: { pgliteWasmModule: WebAssembly.Module; initdbWasmModule: WebAssembly.Module; fsBundle: Blob };
+  pgliteArtifacts?: Pick<PGliteOptions, 'pgliteWasmModule' | 'initdbWasmModule' | 'fsBundle'>;
   /** PostgreSQL schema to work in (tests isolate themselves this way). */
   schema?: string;
   poolSize?: number;
