@@ -6,7 +6,9 @@
 //
 // --prepare   builds and type-checks first, the two side by side (what `npm test` does)
 // fragment    runs only the test files whose path contains one of them (`npm test -- money/`)
-// GH_TEST_CONCURRENCY  files at a time (default 3)
+// GH_TEST_CONCURRENCY  test processes at a time (default 3)
+// GH_TEST_GROUP        test files at most in one process, one after the other (default 8;
+//                      1 gives each file its own process, as before issue 22's grouping)
 // GH_TEST_TSX=1        loads the TypeScript sources through tsx instead of compiling them once
 // GH_TEST_FILE_TIMEOUT_S  a file still running after this many seconds is killed (default 300)
 // GH_TEST_NODE_ARGS    extra node arguments for the test processes (`--cpu-prof --cpu-prof-dir=…`)
@@ -16,9 +18,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compileTests, filesWithoutStorage } from './test-runner/compile.mjs';
+import { ALONE_FILES } from './test-runner/alone.mjs';
 import { killAll, runFiles } from './test-runner/pool.mjs';
 import { minutes, passSummary, seconds } from './test-runner/summary.mjs';
 
+// Files per process by default: see docs/decisions.md, "Tests: several files per process (issue 22)".
+const GROUP_DEFAULT = 8;
+const ALONE = new Set(ALONE_FILES.keys());
 const root = join(import.meta.dirname, '..');
 process.chdir(root);
 const runStarted = performance.now();
@@ -26,6 +32,7 @@ const args = process.argv.slice(2);
 const prepare = args.includes('--prepare');
 const fragments = args.filter((arg) => arg !== '--prepare');
 const concurrency = Number(process.env.GH_TEST_CONCURRENCY ?? 3);
+const groupSize = Math.max(1, Number(process.env.GH_TEST_GROUP ?? GROUP_DEFAULT));
 const viaTsx = process.env.GH_TEST_TSX === '1';
 // A bound for hung files, not a budget: the slowest file takes under a minute on a quiet machine,
 // and several times that on a machine shared with other work.
@@ -169,22 +176,26 @@ for (const db of databases) {
   const runList = files.filter((file) => last || !onceOnly(file)).sort(byDuration(db));
   console.log(`\n=== ${runList.length} test files on ${db} ===`);
   const started = performance.now();
-  const results = await runFiles({
-    files: runList.map((file) => ({ file, run: loadable(file) })),
+  const { results, processes, startMs, processCpuMs } = await runFiles({
+    files: runList.map((file) => ({ file, run: loadable(file), alone: ALONE.has(file) })),
     nodeArgs: testNodeArgs,
     concurrency,
+    groupSize,
     timeoutMs: fileTimeoutS * 1000,
     env: { ...process.env, GH_TEST_DB: db, GH_PGLITE_TEMPLATE: template, ...(pgTemplate ? { GH_PG_TEMPLATE: pgTemplate } : {}) },
     scratch,
-    onDone: (result) => {
-      process.stdout.write(`\n${result.ok ? '✔' : '✖'} ${result.file} (${seconds(result.wallMs)}, CPU ${seconds(result.cpuMs)}, ${result.tests} tests)\n${result.ok ? indent(result.output) : result.output}`);
+    onGroup: ({ results: group, output, requeued }) => {
+      const ok = group.every((r) => r.ok);
+      for (const r of group) process.stdout.write(`\n${r.ok ? '✔' : '✖'} ${r.file} (${seconds(r.wallMs)}, CPU ${seconds(r.cpuMs)}, ${r.tests} tests)`);
+      if (requeued.length) process.stdout.write(`\n↻ not reached in that process, run in another: ${requeued.join(', ')}`);
+      process.stdout.write(`\n${ok ? indent(output) : output}`);
     },
   });
   const wallMs = performance.now() - started;
   passes.push([db, wallMs]);
   if (results.some((r) => !r.ok)) failed = true;
   durations[db] = { ...durations[db], ...Object.fromEntries(results.map((r) => [r.file, Math.round(r.wallMs)])) };
-  console.log(passSummary({ db, results, wallMs, concurrency }));
+  console.log(passSummary({ db, results, wallMs, concurrency, groupSize, processes, startMs, processCpuMs }));
 }
 
 if (pgTemplate) postgresTemplate('drop');

@@ -8,7 +8,7 @@ export const minutes = (ms) => {
 };
 
 /** The lines that close a pass on one database. */
-export function passSummary({ db, results, wallMs, concurrency, slowest = 15 }) {
+export function passSummary({ db, results, wallMs, concurrency, groupSize, processes, startMs, processCpuMs, slowest = 15 }) {
   const sum = (pick) => results.reduce((total, r) => total + pick(r), 0);
   const tests = sum((r) => r.tests);
   const failed = sum((r) => r.failed);
@@ -18,10 +18,11 @@ export function passSummary({ db, results, wallMs, concurrency, slowest = 15 }) 
   const cpuMs = sum((r) => r.cpuMs);
   const lines = [
     '',
-    `── ${db}: ${results.length} files, ${tests} tests (${tests - failed - skipped} passed, ${failed} failed, ${skipped} skipped) in ${minutes(wallMs)}, ${concurrency} files at a time`,
-    `   file processes ${minutes(fileMs)} in all: in tests ${minutes(testMs)}, outside tests ${minutes(fileMs - testMs)} (loading, app and browser start in hooks, set-up between tests)`,
-    `   CPU of the test processes ${minutes(cpuMs)} (not counting browsers and servers they start)`,
-    `   slowest files: wall, of which outside tests, CPU of the test process`,
+    `── ${db}: ${results.length} files, ${tests} tests (${tests - failed - skipped} passed, ${failed} failed, ${skipped} skipped) in ${minutes(wallMs)}, ${concurrency} processes at a time`,
+    `   ${processes} test processes of up to ${groupSize} files each; their start outside any file ${minutes(startMs)} in all`,
+    `   files ${minutes(fileMs)} in all: in tests ${minutes(testMs)}, outside tests ${minutes(fileMs - testMs)} (loading, app and browser start in hooks, set-up between tests)`,
+    `   CPU of the test processes ${minutes(processCpuMs)}, of which in files ${minutes(cpuMs)} (not counting browsers and servers they start)`,
+    `   slowest files: wall, of which outside tests, CPU in the file`,
   ];
   for (const r of [...results].sort((a, b) => b.wallMs - a.wallMs).slice(0, slowest)) {
     lines.push(`   ${seconds(r.wallMs).padStart(8)} ${seconds(r.wallMs - r.testMs).padStart(8)} ${seconds(r.cpuMs).padStart(8)}  ${r.file} (${r.tests} tests)`);

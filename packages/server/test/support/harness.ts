@@ -4,11 +4,12 @@ import { createServer, type AddressInfo } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { createRequire } from 'node:module';
 import pg from 'pg';
 import { buildApp, type Services } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
-import { openDatabase, type DatabaseHandle } from '../../src/platform/db/database.js';
+import { openDatabase, type DatabaseHandle, type DatabaseOptions } from '../../src/platform/db/database.js';
 import { migrate } from '../../src/platform/db/migrate.js';
 import type { FastifyInstance } from 'fastify';
 import { TestClient } from './client.js';
@@ -29,13 +30,41 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+// What every PGlite database of this process starts from, read and compiled once: the run's
+// migrated template, PGlite's WebAssembly and its file bundle. The runner puts several test files
+// in one process (scripts/run-tests.mjs); each still opens a database of its own from these.
+let pgliteStart: Promise<{ dump?: Blob; artifacts: NonNullable<DatabaseOptions['pgliteArtifacts']> }> | undefined;
+function pgliteStartingPoint() {
+  pgliteStart ??= (async () => {
+    const dist = dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
+    const template = process.env.GH_PGLITE_TEMPLATE;
+    const [dump, pgliteWasm, initdbWasm, bundle] = await Promise.all([
+      template ? readFile(template) : undefined,
+      readFile(join(dist, 'pglite.wasm')),
+      readFile(join(dist, 'initdb.wasm')),
+      readFile(join(dist, 'pglite.data')),
+    ]);
+    // The server's TypeScript settings have no DOM or WebAssembly types; PGlite's own say what it takes.
+    type Artifacts = NonNullable<DatabaseOptions['pgliteArtifacts']>;
+    const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<Artifacts['pgliteWasmModule']> } }).WebAssembly;
+    return {
+      ...(dump ? { dump: new Blob([dump]) } : {}),
+      artifacts: {
+        pgliteWasmModule: await wasm.compile(pgliteWasm),
+        initdbWasmModule: await wasm.compile(initdbWasm),
+        fsBundle: new Blob([bundle]),
+      },
+    };
+  })();
+  return pgliteStart;
+}
+
 /** A fresh database: in-memory PGlite, or on PostgreSQL a copy of the run's template (else a new schema). */
 async function freshDatabase(): Promise<{ database: DatabaseHandle; url: string | null; drop: () => Promise<void>; reopen: () => Promise<DatabaseHandle> }> {
   if (testDatabaseKind === 'pglite') {
     // The runner makes one migrated data directory per run; loading it is ~5x faster than initdb.
-    const template = process.env.GH_PGLITE_TEMPLATE;
-    const dump = template ? new Blob([await readFile(template)]) : undefined;
-    const database = await openDatabase({ url: null, ...(dump ? { pgliteDump: dump } : {}) });
+    const { dump, artifacts } = await pgliteStartingPoint();
+    const database = await openDatabase({ url: null, pgliteArtifacts: artifacts, ...(dump ? { pgliteDump: dump } : {}) });
     // One embedded database per process: a second node of it shares the handle (and its LISTEN).
     return { database, url: null, drop: async () => {}, reopen: async () => ({ ...database, close: async () => {} }) };
   }

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { Kysely, PostgresDialect, type Transaction } from 'kysely';
 import pg from 'pg';
+import type { PGliteOptions } from '@electric-sql/pglite';
 import type { MailTables } from '../mail/tables.js';
 import { parseInt8 } from '../money.js';
 import { PGliteDialect } from './pglite-dialect.js';
@@ -44,6 +45,11 @@ export interface DatabaseOptions {
   pgliteDir?: string | null;
   /** A PGlite data directory dump to start from (tests start from one migrated copy). */
   pgliteDump?: Blob;
+  /**
+   * PGlite's WebAssembly, compiled, and its file bundle: a process that opens many databases (a
+   * test process running several files) compiles and reads them once instead of at every open.
+   */
+  pgliteArtifacts?: Pick<PGliteOptions, 'pgliteWasmModule' | 'initdbWasmModule' | 'fsBundle'>;
   /** PostgreSQL schema to work in (tests isolate themselves this way). */
   schema?: string;
   poolSize?: number;
@@ -71,6 +77,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   const pglite = await PGlite.create(options.pgliteDir ?? undefined, {
     parsers: { 20: parseInt8, 1082: (value: string) => value },
     ...(options.pgliteDump ? { loadDataDir: options.pgliteDump } : {}),
+    ...options.pgliteArtifacts,
   });
   // PGlite is one connection shared by every query: LISTEN once now, before any transaction can be
   // open on it, and hand notifications to listeners in process. PGlite delivers a NOTIFY sent in a
