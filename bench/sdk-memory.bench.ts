@@ -31,7 +31,7 @@ if (mode === 'sdk' || mode === 'whole') {
     await meter.ready;
     hold = meter;
   } else {
-    const { MeterState } = await import('../packages/sdk/dist/state.js');
+    const { MeterState } = await import('../packages/sdk/src/state.js');
     const text = await (await fetch(`${baseUrl}/sdk/v1/snapshot?shape=full`)).text();
     const state = new MeterState();
     state.apply(JSON.parse(text), Date.now(), Date.now());
