@@ -111,7 +111,7 @@ export function toView(c: WireCustomer): CustomerView {
 /** A snapshot's top fields: everything but its arrays. */
 export type SnapshotHead = Omit<SnapshotBody, 'customers' | 'keys' | 'members'>;
 
-/** Placeholder until a prepared key entry is placed in the state (applyPrepared sets the real one). */
+/** Stands for a prepared key entry's counts until it is placed in the state (applyPrepared gives it the customer's own). */
 const NO_LOCAL = { tat: 0, monthCount: 0, inflightMicro: 0, unackedMicro: 0, acked: null, ackedMicro: 0 } as CustomerLocal;
 
 /**
