@@ -142,7 +142,14 @@ export async function apiRequestsOnOpen(page: Page, path: string, quietMs = 1000
         return Boolean(doc.querySelector('h1')) && !doc.querySelector('.state[role=status]');
       });
     while (!(seen.length > 0 && inFlight === 0 && Date.now() - lastChange >= quietMs && (await settled()))) {
-      if (Date.now() > deadline) throw new Error(`${path}: the console API never went quiet (${seen.join(', ')})`);
+      if (Date.now() > deadline) {
+        // Which condition held it, for the next time this happens on a busy machine.
+        const state = await page.evaluate(() => {
+          const doc = (globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } }).document;
+          return { heading: doc.querySelector('h1')?.textContent ?? null, loading: doc.querySelector('.state[role=status]')?.textContent ?? null };
+        });
+        throw new Error(`${path}: the console API never went quiet (${seen.join(', ')}; ${inFlight} in flight, heading ${JSON.stringify(state.heading)}, loading state ${JSON.stringify(state.loading)})`);
+      }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   } finally {
