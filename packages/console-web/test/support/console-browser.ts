@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Frame, type Page, type Request } from 'playwright-core';
 import { PASSWORD, signUp, type SignedUp } from '../../../server/test/support/flows.js';
 import { startTestApp, type TestApp } from '../../../server/test/support/harness.js';
 
@@ -113,21 +113,27 @@ export async function shotAndCheck(f: ConsoleFixture, page: Page, name: string) 
  */
 export async function apiRequestsOnOpen(page: Page, path: string, quietMs = 1000): Promise<string[]> {
   const seen: string[] = [];
-  let inFlight = 0;
+  // Only the new document's requests count. A request the page being left still had in flight ends
+  // (failed) during the navigation; counted as an end it took the count below zero, so it never came
+  // back to zero and the page "never went quiet" (console-web/payments failed so in CI twice).
+  const open = new Set<Request>();
+  let committed = false;
   let lastChange = Date.now();
   const isApi = (request: Request) => new URL(request.url()).pathname.startsWith('/api/');
+  const navigated = (frame: Frame) => {
+    if (frame === page.mainFrame()) committed = true;
+  };
   const started = (request: Request) => {
-    if (!isApi(request)) return;
+    if (!committed || !isApi(request)) return;
     const url = new URL(request.url());
     seen.push(`${request.method()} ${url.pathname}${url.search}`);
-    inFlight++;
+    open.add(request);
     lastChange = Date.now();
   };
   const ended = (request: Request) => {
-    if (!isApi(request)) return;
-    inFlight--;
-    lastChange = Date.now();
+    if (open.delete(request)) lastChange = Date.now();
   };
+  page.on('framenavigated', navigated);
   page.on('request', started);
   page.on('requestfinished', ended);
   page.on('requestfailed', ended);
@@ -141,18 +147,19 @@ export async function apiRequestsOnOpen(page: Page, path: string, quietMs = 1000
         const doc = (globalThis as unknown as { document: { querySelector(s: string): unknown } }).document;
         return Boolean(doc.querySelector('h1')) && !doc.querySelector('.state[role=status]');
       });
-    while (!(seen.length > 0 && inFlight === 0 && Date.now() - lastChange >= quietMs && (await settled()))) {
+    while (!(seen.length > 0 && open.size === 0 && Date.now() - lastChange >= quietMs && (await settled()))) {
       if (Date.now() > deadline) {
         // Which condition held it, for the next time this happens on a busy machine.
         const state = await page.evaluate(() => {
           const doc = (globalThis as unknown as { document: { querySelector(s: string): { textContent: string | null } | null } }).document;
           return { heading: doc.querySelector('h1')?.textContent ?? null, loading: doc.querySelector('.state[role=status]')?.textContent ?? null };
         });
-        throw new Error(`${path}: the console API never went quiet (${seen.join(', ')}; ${inFlight} in flight, heading ${JSON.stringify(state.heading)}, loading state ${JSON.stringify(state.loading)})`);
+        throw new Error(`${path}: the console API never went quiet (${seen.join(', ')}; ${open.size} in flight, heading ${JSON.stringify(state.heading)}, loading state ${JSON.stringify(state.loading)})`);
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   } finally {
+    page.off('framenavigated', navigated);
     page.off('request', started);
     page.off('requestfinished', ended);
     page.off('requestfailed', ended);

@@ -1,7 +1,7 @@
 // Helpers of the workspace group's journeys: the switcher, waiting for what a page shows, holding
 // a request to see a loading state, and printing the requests a page makes on open.
 import assert from 'node:assert/strict';
-import type { Page, Request, Route } from 'playwright-core';
+import type { Page, Route } from 'playwright-core';
 import { MEMBER_PASSWORD, type Member } from '../../../server/test/support/workspaces.js';
 import { apiRequestsOnOpen, newConsolePage, signInContext, type ConsoleFixture, type ConsolePage } from './console-browser.js';
 
@@ -32,30 +32,11 @@ export async function eventually<T>(what: string, read: () => Promise<T>, check:
  * counting GET /api/me), printing them for the integrator's figures.
  */
 export async function assertRequestsOnOpen(page: Page, path: string, label: string): Promise<string[]> {
-  // Network idle alone can come before the app has even run on a busy machine (its script parsed
-  // for longer than the idle window): count on until the page has drawn and nothing is in flight.
-  let inFlight = 0;
-  const later: string[] = [];
-  const api = (request: Request) => new URL(request.url()).pathname.startsWith('/api/');
-  const started = (request: Request) => {
-    if (!api(request)) return;
-    inFlight++;
-    later.push(`${request.method()} ${new URL(request.url()).pathname}${new URL(request.url()).search}`);
-  };
-  const ended = (request: Request) => {
-    if (api(request)) inFlight--;
-  };
-  page.on('request', started);
-  page.on('requestfinished', ended);
-  page.on('requestfailed', ended);
-  await apiRequestsOnOpen(page, path);
+  // apiRequestsOnOpen counts the new document's requests only, until the page has drawn and the
+  // console API has been quiet for a second with nothing in flight.
+  const requests = await apiRequestsOnOpen(page, path);
   await page.locator('main h1').first().waitFor();
   await page.locator('.state[role=status]').first().waitFor({ state: 'detached' });
-  await eventually(`${label}: requests in flight`, async () => inFlight, (n) => n === 0);
-  page.off('request', started);
-  page.off('requestfinished', ended);
-  page.off('requestfailed', ended);
-  const requests = later;
   console.log(`requests on open, ${label} (${path.replace(/ws_[A-Za-z0-9]+/, ':ws')}): ${requests.length}: ${requests.join(', ')}`);
   assert.ok(requests.length <= 3, `${label}: ${requests.join(', ')}`);
   assert.ok(requests.includes('GET /api/me'), 'the frame reads the session');
