@@ -41,3 +41,8 @@ export async function runTemplated<R>(db: Db | Trx, shape: string, args: readonl
   const result = await db.executeQuery<R>({ sql: template.sql, query: template.query, parameters, queryId: createQueryId() } as CompiledQuery<R>);
   return result.rows;
 }
+
+/** The SQL text of every shape compiled so far in this process (for tests that look at plans). */
+export function templatedStatements(): ReadonlyMap<string, string> {
+  return new Map([...templates].map(([shape, template]) => [shape, template.sql]));
+}
