@@ -33,6 +33,7 @@ if (mode === 'whole' || mode === 'stream') {
     bytes = Buffer.byteLength(built.json);
   } else {
     const streamed = await services.snapshots.stream(api, false, undefined);
+    if (streamed === 'busy') throw new Error('no stream slot: nothing else streams in this process');
     await pipeline(streamed.body!, new Writable({
       write(chunk: Buffer, _encoding, done) {
         if (!bytes) firstByteMs = performance.now() - t0;

@@ -61,6 +61,7 @@ import { StatsService } from './stats/service.js';
 import { sdkSyncRoutes } from './sdk-sync/routes.js';
 import { ChangeService } from './sdk-sync/changes.js';
 import { ChangeWaiters } from './sdk-sync/waiters.js';
+import { StreamSlots } from './sdk-sync/stream-slots.js';
 import { SDK_WIRE_SCHEMAS } from './sdk-sync/wire-schemas.js';
 import { SnapshotService } from './sdk-sync/snapshot.js';
 import { UsageService } from './sdk-sync/usage.js';
@@ -199,7 +200,7 @@ export function buildServices(deps: AppDeps, log: (line: string) => void, onErro
   devProvider?.deliverTo((raw, signature) => payments.receiveWebhook('dev', raw, signature));
   const customerSubscriptions = new CustomerSubscriptions(db, audit, apis, customers, payments, receipts);
   const stats: StatsService = new StatsService(db, clock, apis, customers, ledger, (apiId) => payments.ready(apiId));
-  const snapshots = new SnapshotService(db, clock, apis, deps.database.kind === 'postgres');
+  const snapshots = new SnapshotService(db, clock, apis, deps.database.kind === 'postgres', StreamSlots.forPool(deps.database.poolSize));
   // What changed for SDKs after a cursor (issue 27): recorded by triggers, read here.
   const sdkChanges = new ChangeService(db, clock, snapshots);
   // Per-node caches and the notifications that keep them true; buildApp starts listening.

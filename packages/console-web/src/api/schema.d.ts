@@ -13057,6 +13057,15 @@ export interface paths {
                         "application/json": components["schemas"]["SdkError"];
                     };
                 };
+                /** @description SDK answers are JSON objects, errors too (wire protocol section 1) */
+                429: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["SdkError"];
+                    };
+                };
             };
         };
         put?: never;

@@ -25,6 +25,9 @@ function hasRecords(answer: { customers: unknown[]; keys: unknown[]; removed_key
 }
 
 // SDK errors are plain JSON objects: clients parse every body as JSON (wire protocol section 1).
+/** Seconds a snapshot request turned away for lack of a stream slot is told to wait. */
+const SNAPSHOT_BUSY_RETRY_S = 5;
+
 function denied(reply: FastifyReply) {
   return reply.status(401).header('www-authenticate', 'Bearer realm="gatehouse-sdk"').send({ error: 'invalid_secret', detail: 'unknown or expired SDK secret' });
 }
@@ -46,6 +49,7 @@ export function sdkSyncRoutes(deps: { apis: ApiService; snapshots: SnapshotServi
     // JSON.stringify writes, as before the OpenAPI document described them.
     const asWritten = { serializerCompiler: () => (data: unknown) => JSON.stringify(data) };
     const refused = { 401: Type.Ref(wire.SdkError) };
+    const busy = { 429: Type.Ref(wire.SdkError) };
 
     app.get('/sdk/v1/snapshot', {
       schema: {
@@ -53,7 +57,7 @@ export function sdkSyncRoutes(deps: { apis: ApiService; snapshots: SnapshotServi
         summary: 'Customers, key hashes, balances and policy for an SDK',
         description: 'Stamped with a strictly rising generated_at. `shape=full` adds the pending status the spec knows. Answers 304 to a matching If-None-Match.',
         querystring: Type.Object({ shape: Type.Optional(Type.Union([Type.Literal('full'), Type.Literal('wire')])) }),
-        response: { 200: Type.Ref(wire.SnapshotBody), ...refused },
+        response: { 200: Type.Ref(wire.SnapshotBody), ...refused, ...busy },
         security: [{ sdkSecret: [] }],
       },
       ...asWritten,
@@ -63,6 +67,12 @@ export function sdkSyncRoutes(deps: { apis: ApiService; snapshots: SnapshotServi
       // while the stream waits on this request's socket.
       await deps.apis.recordSdkVisit(api, String(request.headers['user-agent'] ?? ''));
       const streamed = await deps.snapshots.stream(api, full(request), request.headers['if-none-match']);
+      // Every stream slot of this node is held (stream-slots.ts). 429 with Retry-After: SDKs retry
+      // it after that wait (the wire protocol's rule for 429), where a 503 is retried at once.
+      if (streamed === 'busy') {
+        return reply.status(429).header('retry-after', String(SNAPSHOT_BUSY_RETRY_S)).header('cache-control', 'no-store')
+          .send({ error: 'snapshots_busy', detail: `this node is streaming as many snapshots as it may; try again in ${SNAPSHOT_BUSY_RETRY_S} seconds` } as never);
+      }
       reply.header('etag', streamed.etag).header('cache-control', 'no-store');
       if (!streamed.body) return reply.status(304).send(undefined as never);
       // Written as it is read (snapshot-stream.ts): a stream is piped, never serialized again.

@@ -48,7 +48,8 @@ function etagOf(parts: unknown): string {
   return `"${createHash('sha256').update(JSON.stringify(parts)).digest('base64url').slice(0, 32)}"`;
 }
 
-export async function streamSnapshot(db: Db, apiId: string, head: SnapshotHead, ifNoneMatch: string | undefined, waitForSocket = true): Promise<StreamedSnapshot> {
+/** `done` runs once the stream's transaction has ended, however it ended (its slot goes back). */
+export async function streamSnapshot(db: Db, apiId: string, head: SnapshotHead, ifNoneMatch: string | undefined, waitForSocket = true, done: () => void = () => {}): Promise<StreamedSnapshot> {
   let decided!: (answer: { etag: string; go: (proceed: boolean) => void }) => void;
   let failed!: (error: unknown) => void;
   const decision = new Promise<{ etag: string; go: (proceed: boolean) => void }>((resolve, reject) => {
@@ -74,8 +75,12 @@ export async function streamSnapshot(db: Db, apiId: string, head: SnapshotHead, 
       await writeBody(trx, apiId, head, counter.seq, fullParts, out, waitForSocket);
     })
     .then(
-      () => out.end(),
+      () => {
+        done();
+        out.end();
+      },
       (error: unknown) => {
+        done();
         if (!started) failed(error);
         out.destroy(error as Error);
       },

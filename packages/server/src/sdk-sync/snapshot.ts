@@ -8,6 +8,7 @@ import type { ApiRow, ApiService } from '../apis/service.js';
 import * as cq from './change-queries.js';
 import * as q from './queries.js';
 import { streamSnapshot, type StreamedSnapshot } from './snapshot-stream.js';
+import { StreamSlots } from './stream-slots.js';
 import { toWireCustomer } from './wire-customer.js';
 
 /** How long a snapshot's policies stay authoritative; SDKs refresh before admitting past it. */
@@ -60,6 +61,13 @@ function firstMembership(rows: { person_id: string; customer_id: string }[], cus
   return out;
 }
 
+/**
+ * How long a snapshot request waits for a stream slot before it is told to come back: streams of
+ * small APIs end in milliseconds, so a burst of SDK restarts queues briefly; a queue behind streams
+ * of a large API is answered at once rather than held past the SDK's own 5-second wait for a head.
+ */
+export const SNAPSHOT_SLOT_WAIT_MS = 2_000;
+
 /** Builds SDK snapshots and answers key lookups (wire protocol sections 2 and 3). */
 export class SnapshotService {
   constructor(
@@ -72,6 +80,8 @@ export class SnapshotService {
      * the rows are read at the database's pace and buffered (the memory of the whole build).
      */
     private readonly holdTransaction = true,
+    /** Streams that may hold a connection at once (stream-slots.ts); only where they hold one. */
+    readonly streamSlots: StreamSlots = new StreamSlots(4),
   ) {}
 
   /**
@@ -115,7 +125,20 @@ export class SnapshotService {
    * The snapshot as it is served: streamed from the database to the response (snapshot-stream.ts),
    * with an ETag known before any row is read, so a matching If-None-Match reads no rows at all.
    */
-  async stream(api: ApiRow, full: boolean, ifNoneMatch: string | undefined): Promise<StreamedSnapshot> {
+  async stream(api: ApiRow, full: boolean, ifNoneMatch: string | undefined): Promise<StreamedSnapshot | 'busy'> {
+    // A slot before anything is read (PostgreSQL only: on PGlite the rows are read at once and the
+    // transaction never waits for a client).
+    const release = this.holdTransaction ? await this.streamSlots.take(SNAPSHOT_SLOT_WAIT_MS) : () => {};
+    if (!release) return 'busy';
+    try {
+      return await this.#stream(api, full, ifNoneMatch, release);
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  async #stream(api: ApiRow, full: boolean, ifNoneMatch: string | undefined, release: () => void): Promise<StreamedSnapshot> {
     // Stamp first, then read: the data is at least as new as generated_at, which rises strictly.
     const generatedAt = await this.apis.stampSnapshot(api.id);
     const wireOptions = { full, apiSuspended: api.status === 'suspended', policyValidUntil: policyValidUntil(generatedAt) };
@@ -131,7 +154,7 @@ export class SnapshotService {
           }
         : null,
     };
-    return streamSnapshot(this.db, api.id, head, ifNoneMatch, this.holdTransaction);
+    return streamSnapshot(this.db, api.id, head, ifNoneMatch, this.holdTransaction, release);
   }
 
   /**

@@ -29,6 +29,8 @@ export const CHANGE_CHANNEL = 'gatehouse_changes';
 export interface DatabaseHandle {
   db: Db;
   kind: 'postgres' | 'pglite';
+  /** Connections of the pool (PGlite: one, shared by every query). */
+  poolSize: number;
   close(): Promise<void>;
   /**
    * Listens on CHANGE_CHANNEL: `onPayload` for every notification, `onStatus(true)` once listening
@@ -57,9 +59,10 @@ export interface DatabaseOptions {
 
 export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   if (options.url) {
+    const poolSize = options.poolSize ?? 10;
     const pool = new pg.Pool({
       connectionString: options.url,
-      max: options.poolSize ?? 10,
+      max: poolSize,
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     });
     prepareNamedStatements(pool);
@@ -71,7 +74,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
       application_name: `gatehouse_changes_${options.schema ?? 'public'}`.slice(0, 63),
       ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     };
-    return { db, kind: 'postgres', close: () => db.destroy(), listen: (onPayload, onStatus) => listenPostgres(listenConfig, onPayload, onStatus) };
+    return { db, kind: 'postgres', poolSize, close: () => db.destroy(), listen: (onPayload, onStatus) => listenPostgres(listenConfig, onPayload, onStatus) };
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const pglite = await PGlite.create(options.pgliteDir ?? undefined, {
@@ -89,6 +92,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<DatabaseHa
   return {
     db,
     kind: 'pglite',
+    poolSize: 1,
     close: () => db.destroy(),
     listen(onPayload, onStatus) {
       notifications.on('payload', onPayload);
