@@ -24,10 +24,10 @@ function hasRecords(answer: { customers: unknown[]; keys: unknown[]; removed_key
   return answer.customers.length + answer.keys.length + answer.removed_keys.length + answer.removed_customers.length + answer.balances.length > 0;
 }
 
-// SDK errors are plain JSON objects: clients parse every body as JSON (wire protocol section 1).
 /** Seconds a snapshot request turned away for lack of a stream slot is told to wait. */
 const SNAPSHOT_BUSY_RETRY_S = 5;
 
+// SDK errors are plain JSON objects: clients parse every body as JSON (wire protocol section 1).
 function denied(reply: FastifyReply) {
   return reply.status(401).header('www-authenticate', 'Bearer realm="gatehouse-sdk"').send({ error: 'invalid_secret', detail: 'unknown or expired SDK secret' });
 }
