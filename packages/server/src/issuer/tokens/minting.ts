@@ -34,18 +34,26 @@ export function grantIdOfJti(jti: string): string | null {
 }
 
 /**
- * A compact JWS signed with RS256 by node:crypto's synchronous sign: measured on this machine
- * (issue 28) it costs less CPU than jose's SignJWT, which goes through WebCrypto's job on the
- * thread pool and rebuilds the header each time; the encoded header is made once per key
- * (keys/signing-keys.ts). The payload is JSON.stringify of the claims, as jose writes it.
+ * A compact JWS signed with RS256 by node:crypto's sign on libuv's thread pool (its callback
+ * form). The RSA private-key operation is the largest part of a token response (two of them, the
+ * access token and the ID token, about 330 µs each on this machine); on the event loop they held
+ * every other request of the process behind them, on the pool they run beside the next requests'
+ * parsing and round trips (measured in docs/decisions.md, issue 28). The key object and the
+ * encoded header are made once per key (keys/signing-keys.ts), where jose's SignJWT rebuilt the
+ * header each time. The payload is JSON.stringify of the claims, as jose writes it.
  */
-function signCompact(encodedHeader: string, signer: Signer, payload: Record<string, unknown>): string {
+function signCompact(encodedHeader: string, signer: Signer, payload: Record<string, unknown>): Promise<string> {
   const input = `${encodedHeader}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
-  return `${input}.${sign('sha256', Buffer.from(input), signer.privateKey).toString('base64url')}`;
+  return new Promise((resolve, reject) => {
+    sign('sha256', Buffer.from(input), signer.privateKey, (error, signature) => {
+      if (error) reject(error);
+      else resolve(`${input}.${signature.toString('base64url')}`);
+    });
+  });
 }
 
 /** An RFC 9068 access token: RS256, typ at+jwt, kid, and exactly the claims of spec 4.3. */
-export function mintAccessToken(signer: Signer, issuer: string, grant: GrantFacts, scopes: string[], now: Date, ttlS: number): string {
+export function mintAccessToken(signer: Signer, issuer: string, grant: GrantFacts, scopes: string[], now: Date, ttlS: number): Promise<string> {
   const iat = seconds(now);
   return signCompact(signer.accessTokenHeader, signer, {
     client_id: grant.clientId,
@@ -76,7 +84,7 @@ export function mintIdToken(
   nonce: string | null,
   now: Date,
   ttlS: number,
-): string {
+): Promise<string> {
   const iat = seconds(now);
   return signCompact(signer.idTokenHeader, signer, {
     ...claims,

@@ -200,7 +200,7 @@ export class TokenService {
     // The key set keeps a retired key for the service's setting, the longest any token lives.
     const signer = await this.keys.signer(tenant.api.id, tenant.settings.access_token_ttl_s);
     const facts = factsOf(grant);
-    const accessToken = mintAccessToken(signer, tenant.issuer, facts, scopes, now, ttl);
+    const accessToken = await mintAccessToken(signer, tenant.issuer, facts, scopes, now, ttl);
     const response: TokenResponse = { access_token: accessToken, token_type: 'Bearer', expires_in: ttl, scope: scopes.join(' ') };
     if (minted) response.refresh_token = minted;
     else if (grant.offline && app.refresh_tokens) {
@@ -217,7 +217,7 @@ export class TokenService {
     if (scopes.includes('openid')) {
       const person = { id: grant.person_id, name: grant.name, picture: grant.picture, updated_at: grant.person_updated_at, email: grant.email, email_verified: grant.email_verified };
       const claims = await claimsOf(this.db, tenant.api.id, person, scopes);
-      response.id_token = mintIdToken(signer, tenant.issuer, facts, accessToken, claims, nonce, now, ttl);
+      response.id_token = await mintIdToken(signer, tenant.issuer, facts, accessToken, claims, nonce, now, ttl);
     }
     return response;
   }
